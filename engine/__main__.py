@@ -1,0 +1,3 @@
+from engine.cli.main import run
+
+run()

@@ -1,0 +1,1 @@
+"""The `handoff` command line. `main.py` dispatches; one module per subcommand."""

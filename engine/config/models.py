@@ -1,0 +1,160 @@
+"""Typed, frozen views of a validated config set: what the build stage produces.
+
+Nothing here parses YAML or checks cross-references; these models only give typed access to
+documents that already passed their JSON Schema. Field meanings are documented in the schemas.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+ANYONE = "*"
+"""In `peers` and `accepts.from`: every agent. An empty list means no agent at all."""
+
+
+class Frozen(BaseModel):
+    """Base of all config models: immutable, and unknown fields are a bug, not data."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class SourceRef(Frozen):
+    """Where a config item was declared, for messages and `--explain` output."""
+
+    file: str
+    line: int = 0
+    col: int = 0
+
+
+class HandoffSpec(Frozen):
+    """How other agents hand off *to* this one (seed 002 `HandoffConfig`)."""
+
+    trigger: str | None = None
+    is_entry_point: bool = False
+    description: str | None = None
+
+
+class ContextPolicy(Frozen):
+    """Which context keys travel with a handoff to this agent.
+
+    `share: all` passes everything, `none` nothing, `carry` only the keys in `carry`.
+    """
+
+    share: Literal["all", "none", "carry"] = "all"
+    carry: tuple[str, ...] = ()
+
+
+class AcceptsSpec(Frozen):
+    """What this agent accepts: allowed sources and the payload's JSON Schema."""
+
+    from_agents: tuple[str, ...] = Field(default=(ANYONE,), alias="from")
+    payload_schema: Mapping[str, Any] | None = None
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+
+class AgentSpec(Frozen):
+    name: str
+    description: str = ""
+    capabilities: tuple[str, ...] = ()
+    handoff: HandoffSpec = HandoffSpec()
+    peers: tuple[str, ...] = ()
+    enabled: bool = True
+    terminal: bool = False
+    accepts: AcceptsSpec = AcceptsSpec()
+    context: ContextPolicy = ContextPolicy()
+    metadata: Mapping[str, Any] = Field(default_factory=lambda: MappingProxyType({}))
+    source: SourceRef | None = None
+
+    def may_hand_off_to(self, target: str) -> bool:
+        """The sender side of policy: does `peers` allow `target`?"""
+        return ANYONE in self.peers or target in self.peers
+
+    def accepts_from(self, sender: str) -> bool:
+        """The receiver side of policy: does `accepts.from` allow `sender`?"""
+        allowed = self.accepts.from_agents
+        return ANYONE in allowed or sender in allowed
+
+
+class CapabilitySpec(Frozen):
+    """One word of the capability vocabulary, with the words that signal it in task text."""
+
+    name: str
+    description: str = ""
+    keywords: tuple[str, ...] = ()
+    synonyms: tuple[str, ...] = ()
+    source: SourceRef | None = None
+
+
+class KeywordCondition(Frozen):
+    any: tuple[str, ...] = ()
+    all: tuple[str, ...] = ()
+
+
+class PriorityCondition(Frozen):
+    min: int = 1
+    max: int = 10
+
+
+class Condition(Frozen):
+    """A rule's `when`: every condition given must hold (an absent one always holds)."""
+
+    tool: tuple[str, ...] = ()
+    from_agents: tuple[str, ...] = Field(default=(), alias="from")
+    keywords: KeywordCondition = KeywordCondition()
+    capabilities: tuple[str, ...] = ()
+    priority: PriorityCondition | None = None
+    context: Mapping[str, Any] = Field(default_factory=lambda: MappingProxyType({}))
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+
+class RuleSpec(Frozen):
+    id: str
+    to: str
+    priority: int = 0
+    when: Condition = Condition()
+    description: str = ""
+    source: SourceRef | None = None
+
+
+class RoutingSpec(Frozen):
+    rules: tuple[RuleSpec, ...] = ()
+    fallback: str | None = None
+    source: SourceRef | None = None
+
+
+class Policies(Frozen):
+    """Engine-wide limits applied at every routing layer and by the lifecycle."""
+
+    max_hops: int = 8
+    max_bounces: int = 2
+    pending_timeout_s: float = 30.0
+    multiple_handoffs: Literal["first", "highest_priority", "reject"] = "first"
+
+
+class EngineSpec(Frozen):
+    """The root document: names the set, its entry agent and its policies."""
+
+    version: int = 1
+    name: str
+    entry: str
+    policies: Policies = Policies()
+    source: SourceRef | None = None
+
+
+class ConfigSet(Frozen):
+    """A whole linked config: every document of one set, cross-references checked.
+
+    `agents` and `capabilities` keep declaration order (it breaks routing ties).
+    """
+
+    engine: EngineSpec
+    agents: Mapping[str, AgentSpec]
+    capabilities: Mapping[str, CapabilitySpec]
+    routing: RoutingSpec = RoutingSpec()
+    files: tuple[str, ...] = ()

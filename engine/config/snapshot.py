@@ -1,0 +1,78 @@
+"""The immutable, self-contained result of loading a config set, and its compile step.
+
+A `Snapshot` is what the runtime serves from: the linked config plus structures compiled for
+fast routing. It never changes after it is built; a reload builds a new one and swaps it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from engine.config.models import AgentSpec, ConfigSet, RuleSpec
+from engine.issues import Issue
+from engine.routing.index import KeywordIndex, build_keyword_index
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A loaded config set. `version` is a hash of the content of every file it read.
+
+    It implements seed 002's `HandoffProvider` protocol (`get_handoff_target`,
+    `handoff_map`, `is_handoff_tool`).
+    """
+
+    config: ConfigSet
+    version: str
+    root: str
+    trigger_map: Mapping[str, str]
+    rules: tuple[RuleSpec, ...]
+    keyword_index: KeywordIndex
+    warnings: tuple[Issue, ...] = ()
+
+    @property
+    def agents(self) -> Mapping[str, AgentSpec]:
+        return self.config.agents
+
+    @property
+    def handoff_map(self) -> Mapping[str, str]:
+        """Handoff tool name -> agent name (seed 002 `build_handoff_map`)."""
+        return self.trigger_map
+
+    def get_handoff_target(self, tool_name: str) -> str | None:
+        return self.trigger_map.get(tool_name)
+
+    def is_handoff_tool(self, tool_name: str) -> bool:
+        return tool_name in self.trigger_map
+
+
+def build_handoff_map(agents: Mapping[str, AgentSpec]) -> dict[str, str]:
+    """Trigger -> agent name for every agent that declares a trigger (seed 002).
+
+    Unlike the seed, duplicates never reach here: the link stage rejects them.
+    """
+    return {
+        agent.handoff.trigger: agent.name
+        for agent in agents.values()
+        if agent.handoff.trigger is not None
+    }
+
+
+def compile_snapshot(
+    config: ConfigSet, *, version: str, root: str, warnings: tuple[Issue, ...] = ()
+) -> Snapshot:
+    """Compile a linked config: trigger map, rules in evaluation order, keyword index."""
+    order = {rule.id: position for position, rule in enumerate(config.routing.rules)}
+    rules = tuple(
+        sorted(config.routing.rules, key=lambda rule: (-rule.priority, order[rule.id]))
+    )
+    return Snapshot(
+        config=config,
+        version=version,
+        root=root,
+        trigger_map=MappingProxyType(build_handoff_map(config.agents)),
+        rules=rules,
+        keyword_index=build_keyword_index(config.agents.values(), config.capabilities),
+        warnings=warnings,
+    )

@@ -1,0 +1,26 @@
+"""Shared test helpers: writing config sets to temporary folders."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+CONFIGS = REPO / "configs"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+@pytest.fixture
+def write_files(tmp_path: Path) -> Callable[[dict[str, str]], Path]:
+    """Write `{relative path: text}` below a temporary folder and return the folder."""
+
+    def write(files: dict[str, str]) -> Path:
+        for name, text in files.items():
+            path = tmp_path / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        return tmp_path
+
+    return write
