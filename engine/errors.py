@@ -6,7 +6,7 @@ wrong; a *routing* or *lifecycle* error means the runtime state forbids the requ
 
     EngineError
     ├── ConfigError(issues)                     config files failed to load; every issue listed
-    ├── UsageError(message)                     an API or CLI argument is wrong
+    ├── UsageError(message)                     an API or CLI argument is wrong; a ValueError
     ├── RoutingError(reason, detail)            a handoff the router or its policy refuses
     ├── LifecycleError
     │   ├── IllegalTransition(record_id, state, trigger)   also a ValueError (seed parity)
@@ -49,7 +49,7 @@ class ConfigError(EngineError):
         super().__init__("\n".join(lines))
 
 
-class UsageError(EngineError):
+class UsageError(EngineError, ValueError):
     """An argument to an API call or the CLI is wrong; the message says which and why."""
 
     def __init__(self, message: str) -> None:

@@ -1,0 +1,1 @@
+"""Embedding the engine in a running voice or agent runtime: the facade, sessions, hot reload."""
