@@ -1,0 +1,99 @@
+"""Handoff tool definitions for LLM function calling, derived from a Snapshot.
+
+An agent gets one tool per agent it may hand off to (by policy, as the router would allow):
+name = the target's trigger, parameters = the target's payload schema (or a reason/details
+default). Rendered in OpenAI-style or Anthropic-style shapes; nothing here calls a model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.config.models import AgentSpec
+from engine.config.snapshot import Snapshot
+from engine.errors import UsageError
+
+DEFAULT_PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "reason": {"type": "string", "description": "Why the conversation is handed off."},
+        "details": {"type": "string", "description": "What the next agent needs to know."},
+    },
+    "required": ["reason"],
+    "additionalProperties": False,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class HandoffTool:
+    """One handoff an agent may make, independent of any model vendor's format."""
+
+    name: str
+    target: str
+    description: str
+    parameters: dict[str, Any]
+
+
+def plain(value: Any) -> Any:
+    """A deep, mutable, JSON-shaped copy of a (possibly frozen) config value."""
+    if isinstance(value, Mapping):
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(item) for item in value]
+    return value
+
+
+def _allowed(source: AgentSpec, target: AgentSpec) -> bool:
+    return (
+        target.name != source.name
+        and target.enabled
+        and target.handoff.trigger is not None
+        and source.may_hand_off_to(target.name)
+        and target.accepts_from(source.name)
+    )
+
+
+def handoff_tools(snapshot: Snapshot, agent: str) -> list[HandoffTool]:
+    """The handoff tools `agent` may call, in the targets' declaration order."""
+    source = snapshot.agents.get(agent)
+    if source is None:
+        raise UsageError(f"unknown agent {agent!r}; known: {', '.join(snapshot.agents)}")
+    tools = []
+    for target in snapshot.agents.values():
+        if not _allowed(source, target):
+            continue
+        assert target.handoff.trigger is not None  # checked by _allowed
+        description = target.handoff.description or (
+            f"Hand the conversation off to {target.name}: {target.description}".rstrip(": ")
+        )
+        schema = target.accepts.payload_schema
+        parameters = plain(schema if schema is not None else DEFAULT_PARAMETERS)
+        tools.append(HandoffTool(target.handoff.trigger, target.name, description, parameters))
+    return tools
+
+
+def to_openai(tool: HandoffTool) -> dict[str, Any]:
+    return {
+        "type": "function",
+        "function": {
+            "name": tool.name,
+            "description": tool.description,
+            "parameters": plain(tool.parameters),
+        },
+    }
+
+
+def to_anthropic(tool: HandoffTool) -> dict[str, Any]:
+    return {
+        "name": tool.name,
+        "description": tool.description,
+        "input_schema": plain(tool.parameters),
+    }
+
+
+TOOL_FORMATS: dict[str, Callable[[HandoffTool], dict[str, Any]]] = {
+    "openai": to_openai,
+    "anthropic": to_anthropic,
+}

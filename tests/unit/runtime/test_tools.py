@@ -1,0 +1,57 @@
+"""Handoff tool definitions: the handoffs an agent may make, in two vendor formats."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.config.snapshot import Snapshot
+from engine.errors import UsageError
+from engine.runtime.tools import DEFAULT_PARAMETERS, TOOL_FORMATS, handoff_tools
+
+
+def test_tools_list_only_targets_policy_allows(banking: Snapshot) -> None:
+    # concierge may hand off to anyone, but claims accepts only fraud_agent and retired is off
+    assert [tool.name for tool in handoff_tools(banking, "concierge")] == ["handoff_fraud_agent"]
+    assert [tool.name for tool in handoff_tools(banking, "fraud_agent")] == []
+    assert handoff_tools(banking, "claims") == []
+
+
+def test_parameters_come_from_the_target_payload_schema(banking: Snapshot) -> None:
+    (tool,) = handoff_tools(banking, "concierge")
+    assert tool.parameters["required"] == ["card_last4"]
+    assert tool.description == "Hand the conversation off to fraud_agent: Handles fraud."
+
+
+def test_openai_and_anthropic_shapes(banking: Snapshot) -> None:
+    (tool,) = handoff_tools(banking, "concierge")
+    openai = TOOL_FORMATS["openai"](tool)
+    anthropic = TOOL_FORMATS["anthropic"](tool)
+    assert openai["type"] == "function"
+    assert openai["function"]["name"] == "handoff_fraud_agent"
+    assert openai["function"]["parameters"]["properties"] == {"card_last4": {"type": "string"}}
+    assert anthropic["name"] == "handoff_fraud_agent"
+    assert anthropic["input_schema"] == openai["function"]["parameters"]
+
+
+def test_rendered_tools_are_copies_callers_may_change(banking: Snapshot) -> None:
+    (tool,) = handoff_tools(banking, "concierge")
+    TOOL_FORMATS["openai"](tool)["function"]["parameters"]["required"].append("x")
+    assert tool.parameters["required"] == ["card_last4"]
+
+
+def test_default_parameters_when_the_target_declares_no_schema() -> None:
+    from .conftest import snapshot_of
+
+    snapshot = snapshot_of(
+        {"name": "concierge", "peers": ["claims"]},
+        {"name": "claims", "handoff": {"trigger": "handoff_claims", "description": "Open one."}},
+    )
+    (tool,) = handoff_tools(snapshot, "concierge")
+    assert tool.parameters == DEFAULT_PARAMETERS
+    assert tool.parameters is not DEFAULT_PARAMETERS
+    assert tool.description == "Open one."
+
+
+def test_unknown_agent_is_a_usage_error(banking: Snapshot) -> None:
+    with pytest.raises(UsageError, match="unknown agent 'ghost'"):
+        handoff_tools(banking, "ghost")
