@@ -1,0 +1,30 @@
+"""Boundary guard (seed 004): validate data crossing an agent boundary, retry with feedback.
+
+Public surface: `guard`, `retry`, `parse_json`, `mock_retry`, the records, the errors.
+"""
+
+from engine.errors import HandoffViolation, ParseError
+from engine.guard.core import ViolationContext
+from engine.guard.guard import GuardConfig, guard
+from engine.guard.langgraph import guarded_node, validate_state
+from engine.guard.parse import ParseResult, parse_json
+from engine.guard.retry import AttemptRecord, Diagnostic, RetryProxy, RetryState, retry
+from engine.guard.testing import mock_retry
+
+__all__ = [
+    "AttemptRecord",
+    "Diagnostic",
+    "GuardConfig",
+    "HandoffViolation",
+    "ParseError",
+    "ParseResult",
+    "RetryProxy",
+    "RetryState",
+    "ViolationContext",
+    "guard",
+    "guarded_node",
+    "mock_retry",
+    "parse_json",
+    "retry",
+    "validate_state",
+]

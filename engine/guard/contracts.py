@@ -1,0 +1,165 @@
+"""What a guard checks data against: a pydantic model class or a JSON Schema mapping.
+
+`as_contract` turns either into a `Contract` that reports every failure as a
+`ViolationContext`. Retrying and on-fail handling are the guard's business, not this module's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Protocol, cast
+
+import jsonschema
+from jsonschema import Draft202012Validator
+from pydantic import BaseModel, ValidationError
+
+from engine.errors import UsageError
+from engine.guard.core import ViolationContext
+from engine.guard.suggestions import suggest
+
+MISSING = "<missing>"
+ROOT = "<root>"
+
+Schema = type[BaseModel] | Mapping[str, Any]
+
+
+class Contract(Protocol):
+    """Checks one value; an empty list means valid. `validated` is the typed value."""
+
+    def check(
+        self, data: Any, node_name: str, contract_type: str
+    ) -> tuple[Any, list[ViolationContext]]: ...
+
+
+def _dotted(path: Iterable[Any]) -> str:
+    return ".".join(str(part) for part in path) or ROOT
+
+
+def value_at(data: Any, path: Sequence[Any]) -> Any:
+    """The value at `path` inside dicts, lists and objects, or `<missing>`."""
+    current = data
+    for part in path:
+        if isinstance(current, Mapping):
+            current = current.get(part, MISSING)
+        elif isinstance(current, list | tuple) and isinstance(part, int):
+            current = current[part] if -len(current) <= part < len(current) else MISSING
+        elif isinstance(part, str) and hasattr(current, part):
+            current = getattr(current, part)
+        else:
+            return MISSING
+    return current
+
+
+class PydanticContract:
+    """Validates dicts, models and plain objects against a pydantic model class."""
+
+    __slots__ = ("model",)
+
+    def __init__(self, model: type[BaseModel]) -> None:
+        self.model = model
+
+    def check(
+        self, data: Any, node_name: str, contract_type: str
+    ) -> tuple[Any, list[ViolationContext]]:
+        if isinstance(data, BaseModel):
+            data = data.model_dump()
+        elif not isinstance(data, Mapping) and hasattr(data, "__dict__"):
+            data = vars(data)
+        try:
+            return self.model.model_validate(data), []
+        except ValidationError as error:
+            return None, [_from_pydantic(item, data, node_name, contract_type)
+                          for item in error.errors()]
+
+
+def _from_pydantic(
+    item: Any, data: Any, node_name: str, contract_type: str
+) -> ViolationContext:
+    loc = tuple(item["loc"])
+    field_path = _dotted(loc)
+    received = value_at(data, loc)
+    return ViolationContext(
+        node_name=node_name,
+        contract_type=contract_type,
+        field_path=field_path,
+        expected=str(item["msg"]),
+        received=received,
+        received_type=type(received).__name__,
+        suggestion=suggest("pydantic", str(item["type"]), field_path, contract_type),
+    )
+
+
+def thaw(value: Any) -> Any:
+    """A plain dict/list copy of a mapping tree (config schemas arrive as read-only views)."""
+    if isinstance(value, Mapping):
+        return {key: thaw(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [thaw(item) for item in value]
+    return value
+
+
+class JSONSchemaContract:
+    """Validates JSON-shaped data against a Draft 2020-12 schema, formats checked."""
+
+    __slots__ = ("validator",)
+
+    def __init__(self, schema: Mapping[str, Any]) -> None:
+        plain = thaw(schema)
+        try:
+            Draft202012Validator.check_schema(plain)
+        except jsonschema.SchemaError as error:
+            raise UsageError(f"guard schema is not a valid JSON Schema: {error.message}") from error
+        self.validator = Draft202012Validator(
+            plain, format_checker=Draft202012Validator.FORMAT_CHECKER
+        )
+
+    def check(
+        self, data: Any, node_name: str, contract_type: str
+    ) -> tuple[Any, list[ViolationContext]]:
+        if isinstance(data, BaseModel):
+            data = data.model_dump(mode="json")
+        errors = sorted(self.validator.iter_errors(data), key=lambda e: list(e.absolute_path))
+        return data, [_from_schema(error, node_name, contract_type) for error in errors]
+
+
+def _missing_name(error: jsonschema.ValidationError) -> str | None:
+    instance, rule = error.instance, cast(Any, error.validator_value)
+    if error.validator == "required" and isinstance(instance, Mapping):
+        return next((n for n in rule if n not in instance), None)
+    if error.validator == "dependentRequired" and isinstance(instance, Mapping):
+        needed = (n for deps in rule.values() for n in deps)
+        return next((n for n in needed if n not in instance), None)
+    return None
+
+
+def _from_schema(
+    error: jsonschema.ValidationError, node_name: str, contract_type: str
+) -> ViolationContext:
+    path = list(error.absolute_path)
+    missing = _missing_name(error)
+    received: Any = error.instance
+    if missing is not None:
+        path.append(missing)
+        received = MISSING
+    field_path = _dotted(path)
+    return ViolationContext(
+        node_name=node_name,
+        contract_type=contract_type,
+        field_path=field_path,
+        expected=error.message,
+        received=received,
+        received_type=type(received).__name__,
+        suggestion=suggest("schema", str(error.validator), field_path, contract_type),
+    )
+
+
+def as_contract(schema: Schema) -> Contract:
+    """A contract for a pydantic model class or a JSON Schema mapping."""
+    if isinstance(schema, type) and issubclass(schema, BaseModel):
+        return PydanticContract(schema)
+    if isinstance(schema, Mapping):
+        return JSONSchemaContract(schema)
+    raise UsageError(
+        f"a guard schema must be a pydantic model class or a JSON Schema mapping, "
+        f"not {type(schema).__name__}"
+    )
