@@ -1,0 +1,138 @@
+"""Payload schemas of listeners: a pydantic model or an inline JSON Schema, and their checks.
+
+Owns turning an outgoing value into the validated payload a handler receives, or a clear reason
+why not. It must not know about routing, threads or queues.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any, Union
+
+import jsonschema
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+_MAX_REASONS = 5
+
+
+class PayloadRejected(Exception):
+    """A payload does not match its target's schema; `reason` says why (internal signal)."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
+
+
+class PayloadSpec:
+    """The accepted payload of one listener. Build with `of_model`, `of_json_schema` or `any`."""
+
+    __slots__ = ("_adapter", "_models", "_schema", "_validator", "name")
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        models: tuple[type[BaseModel], ...] = (),
+        schema: dict[str, Any] | None = None,
+    ) -> None:
+        self.name = name
+        self._models = models
+        self._adapter: TypeAdapter[Any] | None = (
+            TypeAdapter(Union[models]) if len(models) > 1 else None  # type: ignore[arg-type]  # noqa: UP007
+        )
+        self._schema = schema
+        self._validator = None if schema is None else jsonschema.Draft202012Validator(schema)
+
+    @classmethod
+    def of_model(cls, *models: type[BaseModel]) -> PayloadSpec:
+        """One pydantic model, or several (the listener accepts any of them)."""
+        return cls(" | ".join(m.__name__ for m in models), models=models)
+
+    @classmethod
+    def of_json_schema(cls, schema: dict[str, Any], *, default_name: str) -> PayloadSpec:
+        """An inline JSON Schema (2020-12); raises `jsonschema.SchemaError` if it is invalid."""
+        jsonschema.Draft202012Validator.check_schema(schema)
+        title = schema.get("title")
+        return cls(title if isinstance(title, str) and title else default_name, schema=schema)
+
+    @classmethod
+    def any(cls) -> PayloadSpec:
+        return cls("Any")
+
+    @property
+    def models(self) -> tuple[type[BaseModel], ...]:
+        return self._models
+
+    def json_schema(self) -> dict[str, Any]:
+        """A fresh copy of the JSON Schema payloads must satisfy (`{}` accepts anything)."""
+        if self._adapter is not None:
+            return self._adapter.json_schema()
+        if self._models:
+            return self._models[0].model_json_schema()
+        return copy.deepcopy(self._schema) if self._schema is not None else {}
+
+    def type_name(self, payload: Any) -> str:
+        """The payload type name todo watchers match on."""
+        return self.name if isinstance(payload, dict) else type(payload).__name__
+
+    def validate(self, value: Any) -> Any:
+        """Return the payload the handler will receive, or raise PayloadRejected."""
+        if self._models:
+            return _validate_model(self._models, self._adapter, value, self.name)
+        if self._validator is not None:
+            data = _as_json_data(value)
+            errors = sorted(self._validator.iter_errors(data), key=lambda e: list(e.path))
+            if errors:
+                raise PayloadRejected(_join(_describe(e) for e in errors))
+            return data
+        return value
+
+
+def _validate_model(
+    models: tuple[type[BaseModel], ...], adapter: TypeAdapter[Any] | None, value: Any, name: str
+) -> Any:
+    if type(value) in models:
+        return value
+    if isinstance(value, BaseModel):
+        raise PayloadRejected(f"expected a {name} payload, got {type(value).__name__}")
+    try:
+        if adapter is not None:
+            if isinstance(value, (str, bytes)):
+                return adapter.validate_json(value)
+            return adapter.validate_python(value)
+        if isinstance(value, (str, bytes)):
+            return models[0].model_validate_json(value)
+        return models[0].model_validate(value)
+    except ValidationError as e:
+        reasons = (
+            f"{'.'.join(str(p) for p in err['loc']) or '(root)'}: {err['msg']}"
+            for err in e.errors()
+        )
+        raise PayloadRejected(f"{name}: " + _join(reasons)) from e
+
+
+def _as_json_data(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    if isinstance(value, (str, bytes)):
+        try:
+            return json.loads(value)
+        except ValueError as e:
+            raise PayloadRejected(f"payload is not valid JSON: {e}") from e
+    try:
+        return json.loads(json.dumps(value))
+    except (TypeError, ValueError) as e:
+        raise PayloadRejected(f"payload is not JSON data: {e}") from e
+
+
+def _describe(error: jsonschema.ValidationError) -> str:
+    where = "/".join(str(p) for p in error.path)
+    return f"/{where}: {error.message}" if where else error.message
+
+
+def _join(reasons: Any) -> str:
+    items = list(reasons)
+    shown = "; ".join(items[:_MAX_REASONS])
+    more = len(items) - _MAX_REASONS
+    return f"{shown}; and {more} more" if more > 0 else shown

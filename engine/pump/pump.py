@@ -1,0 +1,279 @@
+"""The async message pump: per-listener bounded queues, workers, timeouts, shutdown.
+
+Owns the event-loop side only: admission with backpressure, running handlers under their
+timeout and concurrency limit, conversation bookkeeping and the shutdown report. Every envelope
+rule lives in `routing.Router`; this module must not decide where a message goes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any
+
+from engine.errors import UsageError
+from engine.pump.contract import HandlerMetadata, HandlerResult, SystemError
+from engine.pump.registry import SYSTEM_SENDER, Listener, ListenerRegistry
+from engine.pump.routing import Envelope, Limits, Outcome, Router
+from engine.pump.stats import Counters, InFlight, PumpStats, ShutdownReport
+from engine.pump.todos import TodoRegistry
+
+log = logging.getLogger("engine.pump")
+
+ReplyCallback = Callable[[str, Any, str], None]
+
+
+class Pump:
+    """Runs registered listeners. Use as `async with Pump(registry) as pump:`; leaving the
+    block shuts down gracefully (drains, then reports what was left).
+
+    Backpressure: `inject`/`request` wait while the target's queue is full; a handler's send
+    waits up to `send_timeout` for room, then its sender gets a SystemError `overload`.
+    Replies and SystemErrors are never refused (they would otherwise be lost).
+    """
+
+    def __init__(
+        self,
+        registry: ListenerRegistry,
+        *,
+        queue_size: int = 1000,
+        send_timeout: float = 5.0,
+        limits: Limits | None = None,
+        on_reply: ReplyCallback | None = None,
+    ) -> None:
+        if queue_size < 1:
+            raise UsageError(f"queue_size must be >= 1, got {queue_size}")
+        self._router = Router(registry, limits=limits or Limits())
+        self._listeners = dict(registry.listeners)
+        self._queue_size = queue_size
+        self._send_timeout = send_timeout
+        self._on_reply = on_reply
+        self._queues: dict[str, asyncio.Queue[Envelope]] = {}
+        self._workers: list[asyncio.Task[None]] = []
+        self._spills: dict[asyncio.Task[None], Envelope] = {}
+        self._active: dict[int, Envelope] = {}
+        self._conversations: dict[str, int] = {}
+        self._waiters: dict[str, asyncio.Future[Any]] = {}
+        self._counters = Counters()
+        self._pending = 0
+        self._idle: asyncio.Event | None = None
+        self._state = "new"
+
+    @property
+    def todos(self) -> TodoRegistry:
+        """The TodoUntil watchers (`get_raised_for`, `close`), as seed 001's todo registry."""
+        return self._router.todos
+
+    def stats(self) -> PumpStats:
+        return self._counters.snapshot(self._pending)
+
+    async def __aenter__(self) -> Pump:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._state == "running":
+            await self.shutdown(drain=exc is None)
+
+    async def start(self) -> None:
+        """Create the queues and `concurrency` workers per listener on the running loop."""
+        if self._state != "new":
+            raise UsageError(f"the pump cannot start: it is {self._state}")
+        self._idle = asyncio.Event()
+        self._idle.set()
+        for name, listener in self._listeners.items():
+            queue: asyncio.Queue[Envelope] = asyncio.Queue(self._queue_size)
+            self._queues[name] = queue
+            for _ in range(listener.concurrency):
+                slot = len(self._workers)
+                self._workers.append(asyncio.create_task(self._work(listener, queue, slot)))
+        self._state = "running"
+
+    async def inject(self, target: str, payload: Any, *, sender: str = "client") -> str:
+        """Send `payload` to `target` from outside; returns the new conversation's thread id.
+        Replies to `sender` go to `on_reply(sender, payload, thread_id)`."""
+        env = self._open(target, payload, sender)
+        await self._admit(env)
+        return env.thread_id
+
+    async def request(
+        self, target: str, payload: Any, *, sender: str = "client", timeout: float | None = None
+    ) -> Any:
+        """Send and wait for the reply to `sender`: the payload, a SystemError, or None when
+        the conversation ended without replying. Raises TimeoutError after `timeout` s."""
+        env = self._open(target, payload, sender)
+        waiter: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._waiters[env.root] = waiter
+        await self._admit(env)
+        return await asyncio.wait_for(waiter, timeout)
+
+    async def join(self) -> None:
+        """Wait until no message is queued or running."""
+        if self._idle is not None:
+            await self._idle.wait()
+
+    async def shutdown(self, *, drain: bool = True, timeout: float = 5.0) -> ShutdownReport:
+        """Stop accepting messages; with `drain`, wait up to `timeout` s for the pump to go idle;
+        then stop the workers and report every message that was still in flight."""
+        if self._state != "running":
+            raise UsageError(f"the pump cannot shut down: it is {self._state}")
+        self._state = "closing"
+        if drain and self._idle is not None:
+            try:
+                await asyncio.wait_for(self._idle.wait(), timeout)
+            except asyncio.TimeoutError:
+                log.warning("shutdown: %d message(s) still in flight after %ss",
+                            self._pending, timeout)
+        self._state = "stopped"
+        left = [_in_flight(env, running=True) for env in self._active.values()]
+        tasks = [*self._workers, *self._spills]
+        left += [_in_flight(env, running=False) for env in self._spills.values()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for queue in self._queues.values():
+            while not queue.empty():
+                left.append(_in_flight(queue.get_nowait(), running=False))
+        self._counters.dropped["shutdown"] += len(left)
+        for item in left:
+            log.warning("shutdown: undelivered message to %s from %s (%s, running=%s)",
+                        item.to, item.from_id, item.payload_type, item.running)
+        for waiter in self._waiters.values():
+            if not waiter.done():
+                waiter.set_result(SystemError(
+                    code="shutdown", message="The pump shut down before a reply.",
+                    retry_allowed=False,
+                ))
+        self._waiters.clear()
+        return ShutdownReport(not left, tuple(left), self.stats())
+
+    def _open(self, target: str, payload: Any, sender: str) -> Envelope:
+        if self._state != "running":
+            raise UsageError(f"cannot send to {target!r}: the pump is {self._state}")
+        env = self._router.open(target, payload, sender=sender)
+        self._counters.injected += 1
+        return env
+
+    async def _admit(self, env: Envelope) -> None:
+        self._enter(env.root)
+        await self._queues[env.to].put(env)
+        self._counters.delivered += 1
+
+    async def _work(self, listener: Listener, queue: asyncio.Queue[Envelope], slot: int) -> None:
+        while True:
+            env = await queue.get()
+            self._active[slot] = env
+            try:
+                await self._process(listener, env)
+            finally:
+                del self._active[slot]
+                self._leave(env.root)
+
+    async def _process(self, listener: Listener, env: Envelope) -> None:
+        router = self._router
+        if env.thread_id not in router.threads:
+            self._counters.dropped["terminated"] += 1
+            return
+        metadata = router.metadata(listener, env)
+        try:
+            result = await _call(listener, env.payload, metadata)
+        except asyncio.TimeoutError:
+            log.warning("%s timed out after %ss", listener.name, listener.timeout)
+            outcome = router.fail(listener, env, "timeout",
+                                  "The handler did not answer in time.")
+        except Exception:
+            log.exception("handler %s raised", listener.name)
+            outcome = router.fail(listener, env, "handler",
+                                  "The handler failed while processing the message.")
+        else:
+            outcome = router.route(listener, env, result)
+        self._counters.handled += 1
+        await self._apply(listener, env, outcome)
+
+    async def _apply(self, listener: Listener, origin: Envelope, outcome: Outcome) -> None:
+        self._counters.add(outcome.errors, outcome.dropped)
+        for env in outcome.envelopes:
+            if env.external:
+                self._reply_out(env)
+            elif not await self._enqueue(env):
+                self._router.threads.terminate(env.thread_id)
+                self._counters.errors["overload"] += 1
+                error = SystemError(code="overload", message="The target is busy; retry later.")
+                await self._enqueue(
+                    Envelope(listener.name, SYSTEM_SENDER, origin.thread_id, error, origin.root)
+                )
+
+    async def _enqueue(self, env: Envelope) -> bool:
+        queue = self._queues[env.to]
+        self._enter(env.root)
+        try:
+            queue.put_nowait(env)
+        except asyncio.QueueFull:
+            if not env.forward:
+                spill = asyncio.create_task(queue.put(env))
+                self._spills[spill] = env
+                spill.add_done_callback(self._spilled)
+                return True
+            try:
+                await asyncio.wait_for(queue.put(env), self._send_timeout)
+            except asyncio.TimeoutError:
+                self._leave(env.root)
+                return False
+        self._counters.delivered += 1
+        return True
+
+    def _spilled(self, task: asyncio.Task[None]) -> None:
+        self._spills.pop(task, None)
+        if not task.cancelled():
+            self._counters.delivered += 1
+
+    def _reply_out(self, env: Envelope) -> None:
+        waiter = self._waiters.pop(env.root, None)
+        if waiter is not None and not waiter.done():
+            waiter.set_result(env.payload)
+        elif self._on_reply is not None:
+            self._on_reply(env.to, env.payload, env.thread_id)
+        else:
+            self._counters.dropped["late_reply"] += 1
+            log.info("reply to %s on a finished conversation was not collected", env.to)
+            return
+        self._counters.replies += 1
+
+    def _enter(self, root: str) -> None:
+        self._conversations[root] = self._conversations.get(root, 0) + 1
+        self._pending += 1
+        if self._idle is not None:
+            self._idle.clear()
+
+    def _leave(self, root: str) -> None:
+        self._pending -= 1
+        left = self._conversations[root] - 1
+        if left:
+            self._conversations[root] = left
+        else:
+            del self._conversations[root]
+            self._router.end_conversation(root)
+            waiter = self._waiters.pop(root, None)
+            if waiter is not None and not waiter.done() and self._state != "stopped":
+                waiter.set_result(None)
+        if self._pending == 0 and self._idle is not None:
+            self._idle.set()
+
+
+async def _call(listener: Listener, payload: Any, metadata: HandlerMetadata) -> HandlerResult:
+    if listener.timeout is None:
+        return await listener.handler(payload, metadata)
+    if sys.version_info >= (3, 11):
+        async with asyncio.timeout(listener.timeout):
+            return await listener.handler(payload, metadata)
+    return await asyncio.wait_for(listener.handler(payload, metadata), listener.timeout)
+
+
+def _in_flight(env: Envelope, *, running: bool) -> InFlight:
+    return InFlight(env.to, env.from_id, env.thread_id, type(env.payload).__name__, running)

@@ -1,0 +1,275 @@
+"""The pump's envelope rules: turn a handler's result into envelopes or SystemErrors.
+
+Enforces `from`, checks `to` against peers, validates payloads before delivery, prunes chains on
+`.respond()`, caps fan-out and depth, and serves the built-in todo listeners. Synchronous: it
+must not await, queue or run handlers (the pump does that).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.errors import UsageError
+from engine.pump.contract import (
+    ROUTING_ERROR,
+    HandlerMetadata,
+    HandlerResponse,
+    SystemError,
+)
+from engine.pump.payloads import PayloadRejected
+from engine.pump.registry import SYSTEM_LISTENERS, SYSTEM_SENDER, Listener, ListenerRegistry
+from engine.pump.threads import ThreadRegistry
+from engine.pump.todos import TodoRegistry, format_nudge, serve_todo
+
+log = logging.getLogger("engine.pump")
+
+
+@dataclass(frozen=True, slots=True)
+class Envelope:
+    """One message in flight. `thread_id` is the thread in which `to` runs; for a reply to the
+    conversation's external initiator (`external=True`) it is the conversation's root id."""
+
+    to: str
+    from_id: str
+    thread_id: str
+    payload: Any
+    root: str
+    external: bool = False
+    forward: bool = False
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What one handler call produced: envelopes to deliver, SystemError codes raised,
+    reasons for dropped messages, and the threads it terminated."""
+
+    envelopes: list[Envelope] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)
+    terminated: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Caps that keep a misbehaving handler from flooding the pump."""
+
+    max_fanout: int = 16
+    max_depth: int = 64
+    max_strikes: int = 3
+
+
+class Router:
+    """Applies the envelope rules for one pump. Owns the thread and todo registries."""
+
+    def __init__(self, registry: ListenerRegistry, *, limits: Limits | None = None) -> None:
+        registry.check()
+        self.registry = registry
+        self.limits = limits or Limits()
+        self.threads = ThreadRegistry()
+        self.todos = TodoRegistry()
+        self._usage = {n: registry.usage_instructions(lsn) for n, lsn in registry.listeners.items()}
+        self._strikes: dict[str, int] = {}
+
+    def open(self, target: str, payload: Any, *, sender: str) -> Envelope:
+        """Start a conversation from outside: validate, open a root thread, build the envelope."""
+        if target not in self.registry:
+            raise UsageError(f"cannot inject to {target!r}: no listener has this name")
+        if sender in self.registry or sender == SYSTEM_SENDER:
+            raise UsageError(f"sender {sender!r} is a listener or reserved name; use another")
+        try:
+            value = self.registry[target].payload.validate(payload)
+        except PayloadRejected as e:
+            raise UsageError(f"payload for {target!r} rejected: {e.reason}") from e
+        thread_id = self.threads.start(sender, target)
+        return Envelope(target, sender, thread_id, value, thread_id)
+
+    def end_conversation(self, root: str) -> int:
+        """Forget every thread and watcher of a finished conversation; returns threads removed."""
+        removed = self.threads.terminate(root)
+        self.todos.close_threads(removed)
+        for thread_id in removed:
+            self._strikes.pop(thread_id, None)
+        return len(removed)
+
+    def metadata(self, listener: Listener, env: Envelope) -> HandlerMetadata:
+        """The trustworthy context of one handler call; also feeds the todo watchers."""
+        todo_nudge = ""
+        if self.todos:
+            type_name = listener.payload.type_name(env.payload)
+            self.todos.check(env.thread_id, type_name, env.from_id)
+            if listener.agent:
+                todo_nudge = format_nudge(self.todos.get_raised_for(env.thread_id, listener.name))
+        return HandlerMetadata(
+            thread_id=env.thread_id,
+            from_id=env.from_id,
+            own_name=listener.name if listener.agent else None,
+            is_self_call=env.from_id == listener.name,
+            usage_instructions=self._usage[listener.name],
+            todo_nudge=todo_nudge,
+        )
+
+    def route(self, listener: Listener, env: Envelope, result: Any) -> Outcome:
+        """Route what `listener` returned while handling `env`."""
+        outcome = Outcome()
+        if env.thread_id not in self.threads:
+            if result is not None:
+                outcome.dropped.append("terminated")
+                log.info("dropped output of %s: its thread was terminated", listener.name)
+            return outcome
+        if result is None:
+            self._strikes.pop(env.thread_id, None)
+            return outcome
+        if isinstance(result, HandlerResponse):
+            self._route_one(listener, env, result, outcome, single=True)
+        elif isinstance(result, (list, tuple)):
+            self._route_many(listener, env, result, outcome)
+        else:
+            self._error_to_sender(
+                listener, env, outcome, "contract",
+                f"handler returned {type(result).__name__}; expected a HandlerResponse, "
+                "a list of HandlerResponse, or None",
+            )
+        if not outcome.errors:
+            self._strikes.pop(env.thread_id, None)
+        return outcome
+
+    def fail(self, listener: Listener, env: Envelope, code: str, message: str) -> Outcome:
+        """The handler raised or timed out: its caller gets a SystemError; its thread ends."""
+        outcome = Outcome()
+        self._fail_into(listener, env, outcome, code, message, retry_allowed=True)
+        return outcome
+
+    def _fail_into(
+        self, listener: Listener, env: Envelope, outcome: Outcome,
+        code: str, message: str, *, retry_allowed: bool,
+    ) -> None:
+        if env.thread_id not in self.threads:
+            outcome.dropped.append("terminated")
+            return
+        error = SystemError(code=code, message=message, retry_allowed=retry_allowed)
+        outcome.errors.append(code)
+        self._reply(listener, env, error, outcome)
+
+    def _route_many(
+        self, listener: Listener, env: Envelope, results: Sequence[Any], outcome: Outcome
+    ) -> None:
+        if len(results) > self.limits.max_fanout:
+            log.warning("%s returned %d sends, above the fan-out cap %d",
+                        listener.name, len(results), self.limits.max_fanout)
+            self._error_to_sender(
+                listener, env, outcome, "limit",
+                f"too many messages in one result ({len(results)}); "
+                f"at most {self.limits.max_fanout} are allowed; nothing was sent",
+            )
+            return
+        for item in results:
+            if not isinstance(item, HandlerResponse):
+                self._error_to_sender(
+                    listener, env, outcome, "contract",
+                    f"a result list holds {type(item).__name__}; expected HandlerResponse",
+                )
+            else:
+                self._route_one(listener, env, item, outcome, single=False)
+
+    def _route_one(
+        self, listener: Listener, env: Envelope, response: HandlerResponse,
+        outcome: Outcome, *, single: bool,
+    ) -> None:
+        if response.is_response:
+            if not single:
+                self._error_to_sender(
+                    listener, env, outcome, "contract",
+                    ".respond() must be returned alone, not inside a list",
+                )
+                return
+            self._respond(listener, env, response.payload, outcome)
+            return
+        target = response.to
+        if not isinstance(target, str) or not listener.may_send_to(target) or (
+            target not in self.registry and target not in SYSTEM_LISTENERS
+        ):
+            log.warning("blocked send %s -> %r on chain %s (peers: %s)", listener.name, target,
+                        list(self.threads.chain(env.thread_id)), listener.peers or "*")
+            self._error_to_sender(listener, env, outcome, "routing", ROUTING_ERROR.message)
+            return
+        if target in SYSTEM_LISTENERS:
+            self._serve_system(listener, env, target, response.payload, outcome)
+            return
+        if self.threads.depth(env.thread_id) >= self.limits.max_depth:
+            self._error_to_sender(
+                listener, env, outcome, "limit",
+                f"call depth limit ({self.limits.max_depth}) reached; respond to your caller",
+            )
+            return
+        try:
+            payload = self.registry[target].payload.validate(response.payload)
+        except PayloadRejected as e:
+            self._error_to_sender(listener, env, outcome, "validation",
+                                  f"payload for {target!r} rejected: {e.reason}")
+            return
+        child = self.threads.extend(env.thread_id, target)
+        outcome.envelopes.append(
+            Envelope(target, listener.name, child, payload, env.root, forward=True)
+        )
+
+    def _respond(self, listener: Listener, env: Envelope, value: Any, outcome: Outcome) -> None:
+        chain = self.threads.chain(env.thread_id)
+        caller = chain[-2]
+        if caller in self.registry:
+            try:
+                value = self.registry[caller].payload.validate(value)
+            except PayloadRejected as e:
+                self._error_to_sender(listener, env, outcome, "validation",
+                                      f"response to your caller rejected: {e.reason}")
+                return
+        self._reply(listener, env, value, outcome)
+
+    def _reply(self, listener: Listener, env: Envelope, value: Any, outcome: Outcome) -> None:
+        pruned = self.threads.prune(env.thread_id)
+        outcome.terminated += pruned.terminated
+        for thread_id in pruned.terminated:
+            self._strikes.pop(thread_id, None)
+        self.todos.close_threads(pruned.terminated)
+        if pruned.thread_id is None:
+            outcome.envelopes.append(
+                Envelope(pruned.target, listener.name, env.root, value, env.root, external=True)
+            )
+        else:
+            outcome.envelopes.append(
+                Envelope(pruned.target, listener.name, pruned.thread_id, value, env.root)
+            )
+
+    def _serve_system(
+        self, listener: Listener, env: Envelope, target: str, payload: Any, outcome: Outcome
+    ) -> None:
+        try:
+            ack = serve_todo(self.todos, target, payload, thread_id=env.thread_id,
+                             issuer=listener.name)
+        except PayloadRejected as e:
+            self._error_to_sender(listener, env, outcome, "validation",
+                                  f"payload for {target!r} rejected: {e.reason}")
+            return
+        outcome.envelopes.append(Envelope(listener.name, target, env.thread_id, ack, env.root))
+
+    def _error_to_sender(
+        self, listener: Listener, env: Envelope, outcome: Outcome, code: str, message: str
+    ) -> None:
+        """A SystemError back to the sending listener on its own thread (it may retry); after
+        `max_strikes` consecutive errors on one thread, the thread is aborted instead."""
+        strikes = self._strikes.get(env.thread_id, 0) + 1
+        self._strikes[env.thread_id] = strikes
+        if strikes > self.limits.max_strikes:
+            self._fail_into(
+                listener, env, outcome, "aborted",
+                f"{listener.name!r} kept failing ({strikes} errors in a row); thread aborted",
+                retry_allowed=False,
+            )
+            return
+        error = ROUTING_ERROR if code == "routing" else SystemError(code=code, message=message)
+        outcome.errors.append(code)
+        outcome.envelopes.append(
+            Envelope(listener.name, SYSTEM_SENDER, env.thread_id, error, env.root)
+        )
