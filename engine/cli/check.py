@@ -1,0 +1,59 @@
+"""`handoff check PATH...`: validate config sets with exactly the loader the runtime uses.
+
+Prints every issue of every set (text, json or github annotations) to stdout; exit 0 clean,
+1 errors (or warnings with --strict), 2 usage errors. It never loads anything else.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from engine.cli.output import FORMATS, render_issues
+from engine.config.loader import check_paths
+from engine.config.read import DEFAULT_MAX_BYTES
+from engine.errors import UsageError
+
+NAME = "check"
+HELP = "Validate config sets (engine.yaml and the files it includes) and report every issue."
+
+
+def _byte_count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number of bytes: {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive: {value}")
+    return value
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="an engine.yaml, a folder holding one, or a folder whose sub-folders hold sets",
+    )
+    parser.add_argument(
+        "--strict", action="store_true", help="fail (exit 1) on warnings as well as errors"
+    )
+    parser.add_argument(
+        "--format", choices=FORMATS, default="text", help="report format (default: text)"
+    )
+    parser.add_argument(
+        "--max-bytes",
+        type=_byte_count,
+        default=DEFAULT_MAX_BYTES,
+        metavar="N",
+        help=f"size cap per file in bytes (default: {DEFAULT_MAX_BYTES})",
+    )
+
+
+def execute(args: argparse.Namespace) -> int:
+    if not args.paths:
+        raise UsageError("give at least one PATH")
+    result = check_paths(args.paths, max_bytes=args.max_bytes)
+    report = render_issues(result.issues, args.format)
+    if report:
+        print(report)
+    return 1 if result.failed(strict=args.strict) else 0

@@ -1,0 +1,163 @@
+"""Build stage: validated documents -> frozen typed models, each with its SourceRef.
+
+Merges the documents of one set (agents, capabilities, rules in include order) and reports
+names declared twice. Pass-through data is deep-frozen, otherwise untouched. No cross-reference
+checks here: that is the link stage's job.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from engine.config.codes import issue
+from engine.config.freeze import deep_freeze
+from engine.config.models import (
+    AcceptsSpec,
+    AgentSpec,
+    CapabilitySpec,
+    ConfigSet,
+    EngineSpec,
+    RoutingSpec,
+    RuleSpec,
+    SourceRef,
+)
+from engine.config.positions import Document, PathKey, json_path
+from engine.issues import Issue
+
+
+@dataclass(slots=True)
+class Locator:
+    """Where each named item of a set was declared, to locate link issues precisely."""
+
+    engine: Document
+    agents: dict[str, Document] = field(default_factory=dict)
+    rules: dict[str, tuple[Document, int]] = field(default_factory=dict)
+    fallback: Document | None = None
+
+    def at(self, document: Document, path: PathKey, code: str, message: str) -> Issue:
+        return issue(document.file, document.locate(path), json_path(path), code, message)
+
+
+def _ref(document: Document, path: PathKey = ()) -> SourceRef:
+    line, col = document.locate(path)
+    return SourceRef(file=document.file, line=line, col=col)
+
+
+def _anyone(value: Any) -> Any:
+    return [value] if isinstance(value, str) else value
+
+
+def build_agent(document: Document) -> AgentSpec:
+    data = dict(document.data)
+    data["peers"] = _anyone(data.get("peers", []))
+    accepts = dict(data.get("accepts", {}))
+    if "from" in accepts:
+        accepts["from"] = _anyone(accepts["from"])
+    data["accepts"] = accepts
+    agent = AgentSpec.model_validate({**data, "source": _ref(document)})
+    frozen_accepts: AcceptsSpec = agent.accepts
+    if "payload_schema" in accepts:
+        frozen_accepts = agent.accepts.model_copy(
+            update={"payload_schema": deep_freeze(accepts["payload_schema"])}
+        )
+    return agent.model_copy(
+        update={"metadata": deep_freeze(data.get("metadata", {})), "accepts": frozen_accepts}
+    )
+
+
+def build_rule(document: Document, index: int, data: dict[str, Any]) -> RuleSpec:
+    rule = RuleSpec.model_validate({**data, "source": _ref(document, ("rules", index))})
+    context = deep_freeze(data.get("when", {}).get("context", {}))
+    return rule.model_copy(update={"when": rule.when.model_copy(update={"context": context})})
+
+
+@dataclass(slots=True)
+class _Sets:
+    locator: Locator
+    issues: list[Issue] = field(default_factory=list)
+    agents: dict[str, AgentSpec] = field(default_factory=dict)
+    capabilities: dict[str, CapabilitySpec] = field(default_factory=dict)
+    rules: list[RuleSpec] = field(default_factory=list)
+    fallback: str | None = None
+
+    def duplicate(
+        self, document: Document, path: PathKey, code: str, what: str, first: str
+    ) -> None:
+        message = f"{what} is already declared in {first}"
+        self.issues.append(self.locator.at(document, path, code, message))
+
+
+def _add_agents(sets: _Sets, documents: Iterable[Document]) -> None:
+    for document in documents:
+        agent = build_agent(document)
+        if agent.name in sets.agents:
+            first = sets.locator.agents[agent.name].file
+            sets.duplicate(document, ("name",), "duplicate-agent", f"agent {agent.name!r}", first)
+            continue
+        sets.agents[agent.name] = agent
+        sets.locator.agents[agent.name] = document
+
+
+def _add_capabilities(sets: _Sets, documents: Iterable[Document]) -> None:
+    declared_in: dict[str, str] = {}
+    for document in documents:
+        for name, body in document.data["capabilities"].items():
+            where = ("capabilities", name)
+            if name in sets.capabilities:
+                what = f"capability {name!r}"
+                sets.duplicate(document, where, "duplicate-capability", what, declared_in[name])
+                continue
+            source = _ref(document, where)
+            sets.capabilities[name] = CapabilitySpec.model_validate(
+                {"name": name, **(body or {}), "source": source}
+            )
+            declared_in[name] = document.file
+
+
+def _add_routing(sets: _Sets, documents: Iterable[Document]) -> None:
+    for document in documents:
+        for index, data in enumerate(document.data.get("rules", ())):
+            rule_id = data["id"]
+            if rule_id in sets.locator.rules:
+                first = sets.locator.rules[rule_id][0].file
+                what = f"rule {rule_id!r}"
+                sets.duplicate(document, ("rules", index, "id"), "duplicate-rule", what, first)
+                continue
+            sets.rules.append(build_rule(document, index, data))
+            sets.locator.rules[rule_id] = (document, index)
+        if "fallback" in document.data:
+            if sets.locator.fallback is not None:
+                first = sets.locator.fallback.file
+                sets.duplicate(document, ("fallback",), "duplicate-fallback", "a fallback", first)
+                continue
+            sets.fallback = document.data["fallback"]
+            sets.locator.fallback = document
+
+
+def build_config(
+    root: Document, documents: dict[str, list[Document]], *, files: tuple[str, ...] = ()
+) -> tuple[ConfigSet, Locator, list[Issue]]:
+    """Typed models of one set; duplicates are reported and the first declaration kept."""
+    sets = _Sets(Locator(engine=root))
+    _add_agents(sets, documents.get("agents", ()))
+    _add_capabilities(sets, documents.get("capabilities", ()))
+    _add_routing(sets, documents.get("routing", ()))
+    engine_data = {key: value for key, value in root.data.items() if key != "include"}
+    engine = EngineSpec.model_validate({**engine_data, "source": _ref(root)})
+    routing_source = _ref(sets.locator.fallback) if sets.locator.fallback else None
+    config = ConfigSet(
+        engine=engine,
+        agents={},
+        capabilities={},
+        routing=RoutingSpec(rules=tuple(sets.rules), fallback=sets.fallback, source=routing_source),
+        files=files,
+    ).model_copy(  # read-only mappings that keep declaration order
+        update={
+            "agents": MappingProxyType(sets.agents),
+            "capabilities": MappingProxyType(sets.capabilities),
+        }
+    )
+    return config, sets.locator, sets.issues

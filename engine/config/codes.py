@@ -1,0 +1,69 @@
+"""The stable issue codes of the config pipeline, with a one-line meaning each.
+
+Codes are part of the public contract (CI greps for them): never rename one. This module only
+names them and builds located `Issue`s; it does not decide when an issue applies.
+"""
+
+from __future__ import annotations
+
+from engine.issues import Issue, Severity
+
+ERROR_CODES: dict[str, str] = {
+    # read
+    "file-not-found": "the path does not exist",
+    "not-a-file": "a directory (or other non-file) where a file is expected",
+    "unreadable": "the file exists but cannot be read (permissions, I/O error)",
+    "file-too-large": "the file is larger than the size cap (--max-bytes, default 1 MiB)",
+    "not-utf8": "the bytes are not valid UTF-8",
+    # parse
+    "empty-file": "the file holds no document (empty, or only comments)",
+    "yaml-syntax": "the text is not valid YAML",
+    "yaml-tab": "a tab character used for indentation",
+    "duplicate-key": "the same key twice in one mapping",
+    "forbidden-tag": "a tag outside the plain-data whitelist (e.g. !!python/object/apply)",
+    "alias-limit": "aliases expand to more nodes than allowed (billion-laughs guard)",
+    "too-deep": "nesting deeper than the depth cap",
+    "multi-document": "several YAML documents where one is expected",
+    "complex-key": "a mapping key that is not a plain scalar",
+    # validate (JSON Schema)
+    "unknown-key": "a key the schema does not allow (with the nearest valid key)",
+    "required": "a required key is missing",
+    "type": "a value of the wrong type",
+    "enum": "a value outside the allowed set",
+    "format": "a string that does not match its declared format",
+    "schema": "any other JSON Schema constraint (pattern, range, length, dependencies...)",
+    "invalid-payload-schema": "an agent's accepts.payload_schema is not a valid JSON Schema",
+    # include
+    "include-no-match": "an include glob matches no file",
+    "include-outside": "an include glob escapes the config set's folder",
+    "no-config": "no engine.yaml found under a path",
+    # link
+    "unknown-agent": "an agent name that no agent file declares",
+    "unknown-capability": "a capability that the capabilities documents do not declare",
+    "duplicate-agent": "two agent files declare the same name",
+    "duplicate-capability": "two capabilities documents declare the same capability",
+    "duplicate-trigger": "two agents declare the same handoff trigger",
+    "duplicate-rule": "two routing rules share an id",
+    "duplicate-fallback": "more than one routing document sets a fallback",
+    "entry-conflict": "an agent marked is_entry_point that is not the engine's entry",
+    "disabled-entry": "the entry agent is disabled",
+}
+
+WARNING_CODES: dict[str, str] = {
+    "unreachable-agent": "no path of allowed handoffs leads from the entry agent to it",
+    "dead-end-agent": "a non-terminal agent whose peers allow handing off to no one",
+    "shadowed-rule": "an earlier rule of higher or equal priority has the same conditions",
+}
+
+
+def issue(
+    file: str,
+    position: tuple[int, int],
+    json_path: str,
+    code: str,
+    message: str,
+) -> Issue:
+    """A located issue; the severity follows from the code."""
+    severity = Severity.warning if code in WARNING_CODES else Severity.error
+    line, col = position
+    return Issue(file, line, col, json_path, code, message, severity)

@@ -1,0 +1,248 @@
+"""Parse stage: YAML 1.2 text -> a `Document` (plain data + a position for every node).
+
+Built directly from ruamel.yaml's event stream, iteratively (no recursion), so one pass gives
+positions, duplicate keys, the tag whitelist, the alias-expansion cap and the depth cap. It
+never constructs objects from tags and never raises on bad input: it returns issues.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ruamel.yaml import YAML, events
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+from engine.config.codes import issue
+from engine.config.positions import Document, PathKey, Position, json_path
+from engine.config.scalars import (
+    ALLOWED_TAGS,
+    YAML_TAG,
+    TagValueError,
+    resolve_plain,
+    resolve_tagged,
+)
+from engine.issues import Issue
+
+MAX_DEPTH = 64
+MAX_ALIAS_NODES = 10_000
+_TAB_INDENT = re.compile(r"^[ ]*\t", re.MULTILINE)
+
+
+class _Stop(Exception):
+    """Parsing cannot go on; the issue explaining why is already recorded."""
+
+
+@dataclass(slots=True)
+class _Frame:
+    value: dict[str, Any] | list[Any]
+    path: PathKey
+    anchor: str | None
+    size: int = 1
+    key: str | None = None
+    key_pos: Position = (0, 0)
+    has_key: bool = False
+
+
+@dataclass(slots=True)
+class _Builder:
+    file: str
+    max_depth: int
+    max_alias_nodes: int
+    issues: list[Issue] = field(default_factory=list)
+    values: dict[PathKey, Position] = field(default_factory=dict)
+    keys: dict[PathKey, Position] = field(default_factory=dict)
+    anchors: dict[str, tuple[Any, int]] = field(default_factory=dict)
+    stack: list[_Frame] = field(default_factory=list)
+    expanded: int = 0
+    documents: int = 0
+    root: Any = None
+    done: bool = False
+
+    def fail(self, position: Position, code: str, message: str, *, stop: bool = True) -> None:
+        path = json_path(self.child_path())
+        self.issues.append(issue(self.file, position, path, code, message))
+        if stop:
+            raise _Stop
+
+    def child_path(self) -> PathKey:
+        if not self.stack:
+            return ()
+        top = self.stack[-1]
+        if isinstance(top.value, list):
+            return (*top.path, len(top.value))
+        return (*top.path, top.key if top.key is not None else "")
+
+    def check_tag(self, tag: object, position: Position) -> None:
+        if tag is not None and str(tag) not in ALLOWED_TAGS:
+            shown = str(tag).replace(YAML_TAG, "!!")
+            self.fail(position, "forbidden-tag", f"tag {shown} is not allowed in config files")
+
+    def add(self, value: Any, size: int, position: Position, anchor: str | None) -> None:
+        """Attach a finished node to its parent (or make it the root)."""
+        if anchor is not None:
+            self.anchors[anchor] = (value, size)
+        if not self.stack:
+            self.root = value
+            self.done = True
+            return
+        top = self.stack[-1]
+        top.size += size
+        if isinstance(top.value, list):
+            top.value.append(value)
+            return
+        if not top.has_key:
+            self.set_key(top, value, position)
+            return
+        self.set_value(top, value)
+
+    def set_key(self, top: _Frame, value: Any, position: Position) -> None:
+        if isinstance(value, (dict, list)):
+            self.fail(position, "complex-key", "mapping keys must be plain scalars")
+        key = value if isinstance(value, str) else _scalar_text(value)
+        top.has_key, top.key, top.key_pos = True, key, position
+        if key in top.value:
+            path: PathKey = (*top.path, key)
+            first = self.keys.get(path, (0, 0))
+            self.fail(
+                position,
+                "duplicate-key",
+                f"duplicate key {key!r} (first defined at line {first[0]})",
+                stop=False,
+            )
+
+    def set_value(self, top: _Frame, value: Any) -> None:
+        key = top.key if top.key is not None else ""
+        if isinstance(top.value, dict) and key not in top.value:
+            path: PathKey = (*top.path, key)
+            self.keys[path] = top.key_pos
+            top.value[key] = value
+        top.has_key, top.key = False, None
+
+
+def _scalar_text(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _pos(event: Any) -> Position:
+    mark = event.start_mark
+    return (mark.line + 1, mark.column + 1)
+
+
+def _on_scalar(builder: _Builder, event: Any) -> None:
+    position = _pos(event)
+    builder.check_tag(event.tag, position)
+    if event.tag is None and event.implicit[0]:
+        value = resolve_plain(event.value)
+    elif event.tag is None or str(event.tag) == "!":
+        value = event.value
+    else:
+        try:
+            value = resolve_tagged(str(event.tag), event.value)
+        except TagValueError as error:
+            builder.fail(position, "type", str(error))
+    if not builder.stack and value is None and event.value == "" and event.implicit[0]:
+        builder.fail(position, "empty-file", "the document is empty")
+    record(builder, position)
+    builder.add(value, 1, position, event.anchor)
+
+
+def record(builder: _Builder, position: Position) -> None:
+    top = builder.stack[-1] if builder.stack else None
+    if top is None or isinstance(top.value, list) or top.has_key:
+        builder.values[builder.child_path()] = position
+
+
+def _on_start(builder: _Builder, event: Any, container: dict[str, Any] | list[Any]) -> None:
+    position = _pos(event)
+    builder.check_tag(event.tag, position)
+    if len(builder.stack) >= builder.max_depth:
+        builder.fail(position, "too-deep", f"nesting deeper than {builder.max_depth} levels")
+    top = builder.stack[-1] if builder.stack else None
+    if top is not None and isinstance(top.value, dict) and not top.has_key:
+        builder.fail(position, "complex-key", "mapping keys must be plain scalars")
+    path = builder.child_path()
+    record(builder, position)
+    builder.stack.append(_Frame(container, path, event.anchor))
+
+
+def _on_end(builder: _Builder, event: Any) -> None:
+    frame = builder.stack.pop()
+    builder.add(frame.value, frame.size, builder.values.get(frame.path, (0, 0)), frame.anchor)
+
+
+def _on_alias(builder: _Builder, event: Any) -> None:
+    position = _pos(event)
+    if event.anchor not in builder.anchors:
+        builder.fail(position, "yaml-syntax", f"alias *{event.anchor} names no earlier anchor")
+    value, size = builder.anchors[event.anchor]
+    builder.expanded += size
+    if builder.expanded > builder.max_alias_nodes:
+        builder.fail(
+            position,
+            "alias-limit",
+            f"aliases expand to more than {builder.max_alias_nodes} nodes",
+        )
+    record(builder, position)
+    builder.add(value, size, position, None)
+
+
+def _on_document(builder: _Builder, event: Any) -> None:
+    builder.documents += 1
+    if builder.documents > 1:
+        builder.fail(_pos(event), "multi-document", "only one YAML document is allowed here")
+
+
+def _dispatch(builder: _Builder, event: Any) -> None:
+    if isinstance(event, events.ScalarEvent):
+        _on_scalar(builder, event)
+    elif isinstance(event, events.MappingStartEvent):
+        _on_start(builder, event, {})
+    elif isinstance(event, events.SequenceStartEvent):
+        _on_start(builder, event, [])
+    elif isinstance(event, (events.MappingEndEvent, events.SequenceEndEvent)):
+        _on_end(builder, event)
+    elif isinstance(event, events.AliasEvent):
+        _on_alias(builder, event)
+    elif isinstance(event, events.DocumentStartEvent):
+        _on_document(builder, event)
+
+
+def _syntax_issue(file: str, text: str, error: YAMLError) -> Issue:
+    mark = getattr(error, "problem_mark", None)
+    position = (mark.line + 1, mark.column + 1) if mark is not None else (0, 0)
+    tab = _TAB_INDENT.search(text)
+    if tab is not None:
+        line = text.count("\n", 0, tab.end()) + 1
+        col = tab.end() - text.rfind("\n", 0, tab.end()) - 1
+        return issue(file, (line, col), "", "yaml-tab", "tabs are not allowed for indentation")
+    problem = getattr(error, "problem", None) if isinstance(error, MarkedYAMLError) else None
+    return issue(file, position, "", "yaml-syntax", str(problem or error).strip())
+
+
+def parse_text(
+    text: str,
+    file: str,
+    *,
+    max_depth: int = MAX_DEPTH,
+    max_alias_nodes: int = MAX_ALIAS_NODES,
+) -> tuple[Document | None, list[Issue]]:
+    """Parse one YAML document; returns (document, []) or (None, issues)."""
+    builder = _Builder(file, max_depth, max_alias_nodes)
+    try:
+        for event in YAML(typ="safe", pure=True).parse(text):
+            _dispatch(builder, event)
+    except _Stop:
+        pass
+    except YAMLError as error:
+        builder.issues.append(_syntax_issue(file, text, error))
+    if not builder.issues and not builder.done:
+        builder.issues.append(issue(file, (1, 1), "", "empty-file", "the file holds no document"))
+    if builder.issues:
+        return None, builder.issues
+    return Document(file, builder.root, builder.values, builder.keys), []

@@ -1,0 +1,96 @@
+"""One config set through every stage: read -> parse -> validate -> build -> link -> compile.
+
+The single code path used by `handoff check`, engine start-up and hot reload. It returns every
+issue of every file of the set and the Snapshot when no error was found; it never raises on
+bad input.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from pathlib import Path, PurePath
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+
+from engine.config.build import build_config
+from engine.config.codes import issue
+from engine.config.document import read_document
+from engine.config.include import expand_includes
+from engine.config.link import link_config
+from engine.config.positions import Document, json_path
+from engine.config.read import DEFAULT_MAX_BYTES
+from engine.config.schemas import ENGINE_SCHEMA, SCHEMA_BY_KIND
+from engine.config.snapshot import Snapshot, compile_snapshot
+from engine.config.topology import topology_warnings
+from engine.issues import Issue, has_errors, sort_key
+
+
+def content_version(files: Iterable[tuple[str, bytes]]) -> str:
+    """First 16 hex digits of sha256 over the sorted (relative path, bytes) of every file."""
+    digest = hashlib.sha256()
+    for relative, raw in sorted(files):
+        digest.update(relative.encode("utf-8") + b"\0")
+        digest.update(len(raw).to_bytes(8, "big") + raw)
+    return digest.hexdigest()[:16]
+
+
+def payload_schema_issues(document: Document) -> list[Issue]:
+    """`accepts.payload_schema` of an agent document must itself be a valid JSON Schema."""
+    schema = document.data.get("accepts", {}).get("payload_schema")
+    if schema is None:
+        return []
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as error:
+        path = ("accepts", "payload_schema", *error.absolute_path)
+        message = f"not a valid JSON Schema: {error.message}"
+        return [
+            issue(
+                document.file,
+                document.locate(path),
+                json_path(path),
+                "invalid-payload-schema",
+                message,
+            )
+        ]
+    return []
+
+
+def load_set(
+    engine_path: Path, display: str, *, max_bytes: int = DEFAULT_MAX_BYTES
+) -> tuple[Snapshot | None, list[Issue]]:
+    """Load the set rooted at `engine_path`; `display` is its name in issues."""
+    root, source, issues = read_document(
+        engine_path, ENGINE_SCHEMA, file=display, max_bytes=max_bytes
+    )
+    if root is None or source is None:
+        return None, issues
+    folder = engine_path.parent
+    included, issues = expand_includes(root, folder, str(PurePath(display).parent))
+    hashed = [(engine_path.name, source.raw)]
+    documents: dict[str, list[Document]] = {}
+    for item in included:
+        document, item_source, found = read_document(
+            item.path, SCHEMA_BY_KIND[item.kind], file=item.file, max_bytes=max_bytes
+        )
+        issues += found
+        if item_source is not None:
+            hashed.append((item.relative, item_source.raw))
+        if document is not None:
+            if item.kind == "agents":
+                issues += payload_schema_issues(document)
+            documents.setdefault(item.kind, []).append(document)
+    if has_errors(issues):
+        return None, sorted(issues, key=sort_key)
+    files = (display, *(item.file for item in included))
+    config, locator, issues = build_config(root, documents, files=files)
+    issues += link_config(config, locator)
+    if has_errors(issues):
+        return None, sorted(issues, key=sort_key)
+    warnings = tuple(sorted(topology_warnings(config, locator), key=sort_key))
+    snapshot = compile_snapshot(
+        config, version=content_version(hashed), root=display, warnings=warnings
+    )
+    return snapshot, list(warnings)

@@ -1,0 +1,79 @@
+"""The bundled JSON Schemas, read as package data, and their cached validators.
+
+Schemas are read with `importlib.resources` from `engine/_schemas` (never relative to
+`__file__`). Callers get deep copies; the cached dicts are never handed out to be mutated.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import sys
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+
+from engine.errors import SchemaNotFoundError, SchemaParseError
+
+if sys.version_info >= (3, 11):
+    from importlib.resources.abc import Traversable
+else:  # pragma: no cover - Python 3.10
+    from importlib.abc import Traversable
+
+ENGINE_SCHEMA = "engine.schema.json"
+AGENT_SCHEMA = "agent.schema.json"
+CAPABILITIES_SCHEMA = "capabilities.schema.json"
+ROUTING_SCHEMA = "routing.schema.json"
+SCHEMA_BY_KIND: dict[str, str] = {
+    "agents": AGENT_SCHEMA,
+    "capabilities": CAPABILITIES_SCHEMA,
+    "routing": ROUTING_SCHEMA,
+}
+
+
+def schema_root() -> Traversable:
+    """The folder of bundled schemas (works from a checkout and from an installed wheel)."""
+    return resources.files("engine") / "_schemas"
+
+
+def _resource(name: str) -> Traversable:
+    node = schema_root()
+    for part in name.split("/"):
+        if part in ("", ".", ".."):
+            raise SchemaNotFoundError(name)
+        node = node / part
+    if not node.is_file():
+        raise SchemaNotFoundError(name)
+    return node
+
+
+@cache
+def _cached_schema(name: str) -> dict[str, Any]:
+    node = _resource(name)
+    try:
+        schema = json.loads(node.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise SchemaParseError(Path(str(node)), error) from error
+    if not isinstance(schema, dict):
+        raise SchemaParseError(Path(str(node)), ValueError("a schema must be a JSON object"))
+    return schema
+
+
+def load_schema(name: str) -> dict[str, Any]:
+    """A fresh copy of the bundled schema `name` (e.g. "agent.schema.json")."""
+    return copy.deepcopy(_cached_schema(name))
+
+
+@cache
+def validator_for(name: str) -> Draft202012Validator:
+    """A cached Draft 2020-12 validator with real format checking for schema `name`."""
+    schema = _cached_schema(name)
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as error:
+        raise SchemaParseError(Path(str(_resource(name))), error) from error
+    return Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)

@@ -1,0 +1,103 @@
+"""Topology warnings of a linked config set: unreachable agents, dead ends, shadowed rules.
+
+Handoff edges are the policy the router enforces: A -> B when both are enabled, A != B,
+A's `peers` allow B and B's `accepts.from` allows A. Warnings only; nothing here blocks a load.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Hashable
+
+from engine.config.build import Locator
+from engine.config.models import ConfigSet, RuleSpec
+from engine.issues import Issue
+
+
+def handoff_edges(config: ConfigSet) -> dict[str, list[str]]:
+    """Agent -> the agents it may hand off to under peers/accepts policy (enabled only)."""
+    enabled = [agent for agent in config.agents.values() if agent.enabled]
+    return {
+        sender.name: [
+            target.name
+            for target in enabled
+            if target.name != sender.name
+            and sender.may_hand_off_to(target.name)
+            and target.accepts_from(sender.name)
+        ]
+        for sender in enabled
+    }
+
+
+def _reachable(edges: dict[str, list[str]], entry: str) -> set[str]:
+    seen = {entry}
+    queue = deque([entry])
+    while queue:
+        for target in edges.get(queue.popleft(), ()):
+            if target not in seen:
+                seen.add(target)
+                queue.append(target)
+    return seen
+
+
+def _agent_warnings(config: ConfigSet, locator: Locator) -> list[Issue]:
+    edges = handoff_edges(config)
+    reached = _reachable(edges, config.engine.entry)
+    issues = []
+    for name, agent in config.agents.items():
+        if not agent.enabled:
+            continue
+        document = locator.agents[name]
+        if name not in reached:
+            message = (
+                f"agent {name!r} cannot be reached from the entry agent "
+                f"{config.engine.entry!r} through allowed handoffs"
+            )
+            issues.append(locator.at(document, ("name",), "unreachable-agent", message))
+        if not agent.terminal and not edges.get(name):
+            message = f"agent {name!r} can hand off to no one; set `terminal: true` if intended"
+            issues.append(
+                locator.at(
+                    document, ("peers",) if agent.peers else ("name",), "dead-end-agent", message
+                )
+            )
+    return issues
+
+
+def condition_key(rule: RuleSpec) -> Hashable:
+    """Conditions of a rule, normalised so list order does not matter."""
+    when = rule.when
+    priority = (when.priority.min, when.priority.max) if when.priority else None
+    return (
+        frozenset(when.tool),
+        frozenset(when.from_agents),
+        frozenset(when.keywords.any),
+        frozenset(when.keywords.all),
+        frozenset(when.capabilities),
+        priority,
+        tuple(sorted((key, repr(value)) for key, value in when.context.items())),
+    )
+
+
+def _shadowed(config: ConfigSet, locator: Locator) -> list[Issue]:
+    order = {rule.id: index for index, rule in enumerate(config.routing.rules)}
+    ranked = sorted(config.routing.rules, key=lambda rule: (-rule.priority, order[rule.id]))
+    first_with: dict[Hashable, RuleSpec] = {}
+    issues = []
+    for rule in ranked:
+        key = condition_key(rule)
+        earlier = first_with.setdefault(key, rule)
+        if earlier is rule:
+            continue
+        document, index = locator.rules[rule.id]
+        message = (
+            f"rule {rule.id!r} never fires: rule {earlier.id!r} (priority "
+            f"{earlier.priority}) has the same conditions and is tried first"
+        )
+        issues.append(locator.at(document, ("rules", index), "shadowed-rule", message))
+    return issues
+
+
+def topology_warnings(config: ConfigSet, locator: Locator) -> list[Issue]:
+    """Every topology warning of a linked `config`."""
+    return _agent_warnings(config, locator) + _shadowed(config, locator)

@@ -1,0 +1,93 @@
+"""Validate stage: a parsed `Document` against a bundled JSON Schema, every error located.
+
+Each jsonschema error becomes an Issue at the file:line:col of the offending node (the key
+itself for unknown keys, with the nearest valid key suggested). It never changes the data.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+from typing import Any
+
+from jsonschema.exceptions import ValidationError, best_match
+
+from engine.config.codes import issue
+from engine.config.positions import Document, json_path
+from engine.config.schemas import validator_for
+from engine.issues import Issue
+
+_CODE_BY_KEYWORD = {
+    "required": "required",
+    "type": "type",
+    "enum": "enum",
+    "const": "enum",
+    "format": "format",
+}
+
+
+def validate_document(document: Document, schema: str) -> list[Issue]:
+    """Every schema error of `document`, located; [] when it is valid."""
+    validator = validator_for(schema)
+    issues: list[Issue] = []
+    for error in validator.iter_errors(document.data):
+        issues.extend(_translate(document, error))
+    return issues
+
+
+def suggest(word: str, choices: Any) -> str:
+    """` (did you mean 'peers'?)`-style hint, or "" when nothing is close."""
+    close = difflib.get_close_matches(word, [str(choice) for choice in choices], n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def _translate(document: Document, error: ValidationError) -> Iterator[Issue]:
+    path = tuple(error.absolute_path)
+    if error.validator == "additionalProperties":
+        yield from _unknown_keys(document, error, path)
+        return
+    if error.validator in ("anyOf", "oneOf") and error.context:
+        inner = best_match(error.context)
+        message = f"{_short(error.instance)} is not valid here: {inner.message}"
+        yield issue(document.file, document.locate(path), json_path(path), "schema", message)
+        return
+    if error.validator == "propertyNames" or "propertyNames" in error.schema_path:
+        key = str(error.instance)
+        where = document.locate((*path, key), key=True)
+        yield issue(document.file, where, json_path((*path, key)), "schema", error.message)
+        return
+    code = _CODE_BY_KEYWORD.get(str(error.validator), "schema")
+    message = error.message
+    if "dependentSchemas" in error.schema_path:
+        code, message = "schema", _dependent_message(error, path)
+    elif error.validator in ("enum", "const") and isinstance(error.instance, str):
+        options = error.validator_value if error.validator == "enum" else [error.validator_value]
+        message += suggest(error.instance, options)
+    yield issue(document.file, document.locate(path), json_path(path), code, message)
+
+
+def _unknown_keys(
+    document: Document, error: ValidationError, path: tuple[Any, ...]
+) -> Iterator[Issue]:
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    known = list(schema.get("properties", {}))
+    instance = error.instance if isinstance(error.instance, dict) else {}
+    for key in instance:
+        if key in known:
+            continue
+        message = f"unknown key {key!r}{suggest(key, known)}"
+        where = document.locate((*path, key), key=True)
+        yield issue(document.file, where, json_path((*path, key)), "unknown-key", message)
+
+
+def _dependent_message(error: ValidationError, path: tuple[Any, ...]) -> str:
+    steps = list(error.schema_path)
+    trigger = steps[steps.index("dependentSchemas") + 1]
+    if error.validator == "const" and path:
+        return f"{trigger!r} is only allowed when {path[-1]!s} is {error.validator_value!r}"
+    return f"{trigger!r} needs more: {error.message}"
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
