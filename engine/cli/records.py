@@ -1,0 +1,181 @@
+"""`handoff records list|show|history|export|import --store FILE`: the audit trail for operators.
+
+Reads and writes a SQLite store through `SQLiteStore` only; it never moves records through the
+lifecycle. Results go to stdout as text or JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+
+from engine.errors import UsageError
+from engine.lifecycle.models import HandoffRecord, HandoffStatus
+from engine.stores.base import RecordQuery
+from engine.stores.sqlite import SQLiteStore
+from engine.stores.transfer import FORMATS, dump, load
+
+NAME = "records"
+HELP = "Read and move the handoff audit trail of a SQLite store (list, show, history, ...)."
+EXIT_OK = 0
+VIEW_FORMATS = ("text", "json")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--store", required=True, type=Path, help="the SQLite store file")
+    shown = argparse.ArgumentParser(add_help=False)
+    shown.add_argument("--format", choices=VIEW_FORMATS, default="text", help="output format")
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+
+    listing = actions.add_parser("list", parents=[common, shown], help="records, oldest first")
+    listing.add_argument("--status", choices=[s.value for s in HandoffStatus])
+    listing.add_argument("--agent", help="records sent by or to this agent")
+    listing.add_argument("--since", type=_moment, help="created at or after (ISO 8601)")
+    listing.add_argument("--until", type=_moment, help="created before (ISO 8601)")
+    listing.add_argument("--limit", type=_count, help="at most this many records")
+    listing.add_argument("--offset", type=_count, default=0, help="skip this many first")
+
+    for action, text in (("show", "one record"), ("history", "the moves of one record")):
+        one = actions.add_parser(action, parents=[common, shown], help=text)
+        one.add_argument("record_id", help="the record id")
+
+    export = actions.add_parser("export", parents=[common], help="every record as JSON")
+    export.add_argument("--format", choices=FORMATS, default="json", help="json or jsonl")
+    export.add_argument("--output", "-o", type=Path, help="write here instead of stdout")
+
+    load_ = actions.add_parser("import", parents=[common], help="add records from an export")
+    load_.add_argument("source", type=Path, help="a JSON or JSON Lines export")
+    load_.add_argument("--format", choices=FORMATS, help="default: guessed from the content")
+
+
+def execute(args: argparse.Namespace) -> int:
+    if args.action == "import":
+        return _import(args)
+    with SQLiteStore(args.store, readonly=True) as store:
+        if args.action == "list":
+            query = RecordQuery(
+                status=None if args.status is None else HandoffStatus(args.status),
+                agent=args.agent,
+                since=args.since,
+                until=args.until,
+                limit=args.limit,
+                offset=args.offset,
+            )
+            print(_render_list(store.query(query), store.count(query), args.format))
+        elif args.action == "show":
+            print(_render_record(store.get(args.record_id), args.format))
+        elif args.action == "history":
+            print(_render_history(store.get(args.record_id), args.format))
+        else:
+            return _export(store, args)
+    return EXIT_OK
+
+
+def _export(store: SQLiteStore, args: argparse.Namespace) -> int:
+    if args.output is None:
+        dump(store.query(), sys.stdout, fmt=args.format)
+        return EXIT_OK
+    try:
+        with args.output.open("w", encoding="utf-8") as out:
+            count = dump(store.query(), out, fmt=args.format)
+    except OSError as error:
+        raise UsageError(f"cannot write {args.output}: {error.strerror or error}") from error
+    print(f"exported {count} record(s) to {args.output}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _import(args: argparse.Namespace) -> int:
+    try:
+        text = args.source.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise UsageError(f"cannot read {args.source}: {error}") from error
+    records = load(text, fmt=args.format)
+    with SQLiteStore(args.store) as store:
+        count = store.put_many(records)
+    print(f"imported {count} record(s) into {args.store}")
+    return EXIT_OK
+
+
+def _moment(text: str) -> datetime:
+    value = text.strip()
+    if value.endswith(("Z", "z")):  # fromisoformat on Python 3.10 does not read "Z"
+        value = value[:-1] + "+00:00"
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an ISO 8601 time (e.g. 2026-03-31T23:59:00Z)"
+        ) from None
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= 0")
+    return value
+
+
+def _render_list(records: Sequence[HandoffRecord], total: int, fmt: str) -> str:
+    if fmt == "json":
+        items = [record.model_dump(mode="json") for record in records]
+        return json.dumps({"total": total, "records": items}, indent=2)
+    lines = [
+        f"{r.record_id}  {r.status.value:<11}  {r.request.from_agent} -> {r.request.to_agent}"
+        f"  {_when(r.created_at)}  v{r.version}  {_short(r.request.task_description)}"
+        for r in records
+    ]
+    lines.append(f"{len(records)} of {total} record(s)")
+    return "\n".join(lines)
+
+
+def _render_record(record: HandoffRecord, fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps(record.model_dump(mode="json"), indent=2)
+    request = record.request
+    fields = {
+        "record": record.record_id,
+        "status": record.status.value,
+        "failure": record.failure.value if record.failure else "-",
+        "from -> to": f"{request.from_agent} -> {request.to_agent}",
+        "task": request.task_description,
+        "priority": str(request.priority),
+        "deadline": _when(request.deadline) if request.deadline else "-",
+        "response": record.response.reason if record.response else "-",
+        "result": json.dumps(record.result) if record.result else "-",
+        "created": _when(record.created_at),
+        "updated": _when(record.updated_at),
+        "config version": record.config_version or "-",
+        "version": str(record.version),
+    }
+    lines = [f"{key + ':':<16}{value}" for key, value in fields.items()]
+    return "\n".join([*lines, "history:", _render_history(record, "text")])
+
+
+def _render_history(record: HandoffRecord, fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps(record.model_dump(mode="json")["history"], indent=2)
+    lines = []
+    for move in record.history:
+        source = move.from_.value if move.from_ else "(new)"
+        actor = f"  by {move.actor}" if move.actor else ""
+        reason = f"  {move.reason}" if move.reason else ""
+        lines.append(f"  {_when(move.at)}  {move.trigger:<8} {source} -> {move.to.value}"
+                     f"{actor}{reason}")
+    return "\n".join(lines)
+
+
+def _when(moment: datetime) -> str:
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _short(text: str, width: int = 50) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 3] + "..."

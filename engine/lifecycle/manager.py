@@ -1,0 +1,223 @@
+"""`HandoffManager`: the seed 000 lifecycle API over a `Store`, enforced by the shared table.
+
+It owns moving records (legality, history, versions, retries on conflicts); it never keeps
+records itself (the store does) and never builds a state machine per record.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta
+from typing import Any, cast
+
+from engine.errors import UsageError, VersionConflict
+from engine.lifecycle.models import (
+    HandoffRecord,
+    HandoffRequest,
+    HandoffStatus,
+    Move,
+    build_record,
+    utc_now,
+)
+from engine.lifecycle.moves import MoveOrder, moved, overdue_reason
+from engine.lifecycle.table import CREATE, Trigger
+from engine.stores.base import RecordQuery, Store
+from engine.stores.memory import MemoryStore
+from engine.stores.transfer import parse_records
+
+Clock = Callable[[], datetime]
+"""Returns the current time, timezone-aware (the default is `utc_now`)."""
+
+DEFAULT_PENDING_TIMEOUT_S = 30.0
+_LOCK_STRIPES = 64
+
+
+class HandoffManager:
+    """Creates handoff records and drives them through the lifecycle (seed 000 API).
+
+    `HandoffManager()` keeps records in memory like the seed. Keyword options: `store` (e.g. a
+    `SQLiteStore` shared with other processes), `clock`, `pending_timeout_s` (expiry of
+    pending records), `config_version` and `actor` (written into records and history),
+    `retries` (how often a move is re-planned on a `VersionConflict` before it is raised).
+    Moves of one record serialize (lock stripes in-process, record versions across processes).
+    """
+
+    def __init__(
+        self,
+        *,
+        store: Store | None = None,
+        clock: Clock = utc_now,
+        pending_timeout_s: float = DEFAULT_PENDING_TIMEOUT_S,
+        config_version: str | None = None,
+        actor: str = "",
+        retries: int = 3,
+    ) -> None:
+        if pending_timeout_s <= 0:
+            raise UsageError(f"pending_timeout_s must be > 0, got {pending_timeout_s}")
+        self.store: Store = MemoryStore() if store is None else store
+        self.clock = clock
+        self.pending_timeout = timedelta(seconds=pending_timeout_s)
+        self.config_version = config_version
+        self.actor = actor
+        self.retries = retries
+        self._locks = tuple(threading.Lock() for _ in range(_LOCK_STRIPES))
+
+    # -- seed 000 API --------------------------------------------------------------------
+
+    def create_handoff(
+        self,
+        request: HandoffRequest,
+        *,
+        config_version: str | None = None,
+        actor: str | None = None,
+    ) -> HandoffRecord:
+        """A new `pending` record with a UUID4 id, stored before it is returned."""
+        if not isinstance(request, HandoffRequest):
+            raise UsageError(f"create_handoff needs a HandoffRequest, got {type(request)!r}")
+        now = self.clock()
+        entry = Move(None, HandoffStatus.pending, CREATE, now, "", self._actor(actor))
+        record = build_record(
+            {
+                "record_id": str(uuid.uuid4()),
+                "request": request,
+                "response": None,
+                "status": HandoffStatus.pending,
+                "result": {},
+                "created_at": now,
+                "updated_at": now,
+                "history": (entry,),
+                "config_version": config_version or self.config_version,
+                "version": 1,
+                "failure": None,
+            }
+        )
+        self.store.add(record)
+        return record
+
+    def accept(self, record_id: str, *, actor: str | None = None) -> HandoffRecord:
+        """pending -> accepted; response "Accepted by receiving agent."."""
+        return self.move(record_id, Trigger.accept, actor=actor)
+
+    def start(self, record_id: str, *, actor: str | None = None) -> HandoffRecord:
+        """accepted -> in_progress."""
+        return self.move(record_id, Trigger.start, actor=actor)
+
+    def complete(
+        self, record_id: str, result: dict[str, Any], *, actor: str | None = None
+    ) -> HandoffRecord:
+        """accepted | in_progress -> completed, storing `result`."""
+        return self.move(record_id, Trigger.complete, result=result, actor=actor)
+
+    def reject(self, record_id: str, reason: str, *, actor: str | None = None) -> HandoffRecord:
+        """pending -> rejected; response `HandoffResponse(accepted=False, reason=reason)`."""
+        return self.move(record_id, Trigger.reject, reason=reason, actor=actor)
+
+    def fail(self, record_id: str, reason: str, *, actor: str | None = None) -> HandoffRecord:
+        """accepted | in_progress -> failed (failure `error`); response not accepted."""
+        return self.move(record_id, Trigger.fail, reason=reason, actor=actor)
+
+    def get(self, record_id: str) -> HandoffRecord:
+        """The record; `RecordNotFound` (a KeyError) for an unknown id."""
+        return self.store.get(record_id)
+
+    def list_records(self, status: HandoffStatus | None = None) -> list[HandoffRecord]:
+        """Every record, optionally of one status, oldest first."""
+        return self.store.query(RecordQuery(status=status))
+
+    def export(self) -> list[dict[str, Any]]:
+        """Every record as a JSON-compatible dict, oldest first."""
+        return [record.model_dump(mode="json") for record in self.store.query()]
+
+    def import_records(self, data: Sequence[Any]) -> None:
+        """Add (or overwrite by id) records from `export()` output. All or nothing: an invalid
+        item raises `RecordImportError` (a ValueError) naming its index, and nothing is added."""
+        self.store.put_many(parse_records(data))
+
+    # -- additions -----------------------------------------------------------------------
+
+    def cancel(
+        self, record_id: str, reason: str = "", *, actor: str | None = None
+    ) -> HandoffRecord:
+        """Any live state -> failed (failure `cancelled`), e.g. the caller hung up."""
+        return self.move(record_id, Trigger.cancel, reason=reason or "Cancelled.", actor=actor)
+
+    def query(self, query: RecordQuery) -> list[HandoffRecord]:
+        """Records by status, agent and time range, paginated, oldest first."""
+        return self.store.query(query)
+
+    def move(
+        self,
+        record_id: str,
+        trigger: Trigger | str,
+        *,
+        reason: str = "",
+        result: dict[str, Any] | None = None,
+        actor: str | None = None,
+    ) -> HandoffRecord:
+        """Apply any trigger of the table (the named methods all come here)."""
+        order = MoveOrder(record_id, Trigger(trigger), reason, result, self._actor(actor))
+        record = self._apply(record_id, lambda current: moved(current, order, self._context()))
+        return cast(HandoffRecord, record)  # a plan from `moved` never returns None
+
+    def move_many(self, orders: Sequence[MoveOrder]) -> list[HandoffRecord]:
+        """Several moves written in one atomic commit, returned only once durable: all are
+        applied or none (an illegal one raises before anything is written)."""
+        context = self._context()
+        latest: dict[str, HandoffRecord] = {}
+        changes: list[tuple[HandoffRecord, int]] = []
+        for order in orders:
+            current = latest.get(order.record_id) or self.store.get(order.record_id)
+            new = moved(current, order, context)
+            changes.append((new, current.version))
+            latest[order.record_id] = new
+        self.store.replace_many(changes)
+        return [record for record, _ in changes]
+
+    def expire_overdue(self, *, now: datetime | None = None) -> list[HandoffRecord]:
+        """Fail (with failure `timeout` or `deadline`) every live record that is overdue:
+        pending longer than `pending_timeout_s`, or past its request's deadline."""
+        at = self.clock() if now is None else now
+        expired = []
+        for candidate in self.store.due(created_before=at - self.pending_timeout, now=at):
+            record = self._apply(candidate.record_id, lambda c: self._expired(c, at))
+            if record is not None:
+                expired.append(record)
+        return expired
+
+    sweep = expire_overdue
+
+    # -- internals -----------------------------------------------------------------------
+
+    def _actor(self, actor: str | None) -> str:
+        return self.actor if actor is None else actor
+
+    def _context(self) -> tuple[datetime, timedelta]:
+        return self.clock(), self.pending_timeout
+
+    def _expired(self, current: HandoffRecord, at: datetime) -> HandoffRecord | None:
+        why = overdue_reason(current, at, self.pending_timeout)
+        if why is None:  # moved on since the store listed it
+            return None
+        order = MoveOrder(current.record_id, Trigger.expire, why[1], None, self.actor)
+        return moved(current, order, (at, self.pending_timeout), failure=why[0])
+
+    def _apply(
+        self, record_id: str, plan: Callable[[HandoffRecord], HandoffRecord | None]
+    ) -> HandoffRecord | None:
+        with self._locks[hash(record_id) % _LOCK_STRIPES]:
+            for attempt in range(self.retries + 1):
+                current = self.store.get(record_id)
+                new = plan(current)
+                if new is None:
+                    return None
+                try:
+                    self.store.replace(new, expected_version=current.version)
+                except VersionConflict:
+                    if attempt == self.retries:
+                        raise
+                    continue
+                return new
+        raise AssertionError("unreachable")  # pragma: no cover
+

@@ -1,0 +1,99 @@
+"""Computing one move: the moved copy of a record for a trigger, or `IllegalTransition`.
+
+Pure functions over frozen records; legality comes from the shared table's machine. Nothing
+here reads or writes a store, and nothing takes locks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from engine.errors import IllegalTransition
+from engine.lifecycle.models import (
+    FailureReason,
+    HandoffRecord,
+    HandoffResponse,
+    HandoffStatus,
+    Move,
+    evolve,
+)
+from engine.lifecycle.table import FAILURE_BY_TRIGGER, Trigger, destination
+
+ACCEPTED_REASON = "Accepted by receiving agent."
+_ACCEPTED = HandoffResponse(accepted=True, reason=ACCEPTED_REASON)  # shared: responses are frozen
+
+
+@dataclass(frozen=True, slots=True)
+class MoveOrder:
+    """One requested move: which record, which trigger, and what it carries."""
+
+    record_id: str
+    trigger: Trigger
+    reason: str = ""
+    result: dict[str, Any] | None = None
+    actor: str = ""
+
+
+def overdue_reason(
+    record: HandoffRecord, now: datetime, pending_timeout: timedelta
+) -> tuple[FailureReason, str] | None:
+    """Why `record` should expire at `now` (deadline first), or None if it is not overdue."""
+    if not record.is_live:
+        return None
+    deadline = record.request.deadline
+    if deadline is not None and deadline <= now:
+        return FailureReason.deadline, f"Past the request deadline {deadline.isoformat()}."
+    waited = now - record.created_at
+    if record.status is HandoffStatus.pending and waited > pending_timeout:
+        seconds = pending_timeout.total_seconds()
+        return FailureReason.timeout, f"Pending for more than {seconds:g}s."
+    return None
+
+
+def moved(
+    record: HandoffRecord,
+    order: MoveOrder,
+    context: tuple[datetime, timedelta],
+    *,
+    failure: FailureReason | None = None,
+) -> HandoffRecord:
+    """The copy of `record` after `order`, one history entry longer and one version higher.
+
+    `context` is (now, pending timeout). Raises IllegalTransition if the table forbids it.
+    """
+    state = record.status
+    trigger = order.trigger
+    dest = destination(state, trigger)
+    if dest is None:
+        raise IllegalTransition(record.record_id, state.value, trigger.value)
+    now = context[0]
+    reason = ACCEPTED_REASON if trigger is Trigger.accept else order.reason
+    changes: dict[str, Any] = {
+        "status": dest,
+        "updated_at": now,
+        "history": (*record.history, Move(state, dest, trigger.value, now, reason, order.actor)),
+        "version": record.version + 1,
+    }
+    if trigger is Trigger.accept:
+        changes["response"] = _ACCEPTED
+    elif trigger is Trigger.complete:
+        changes["result"] = dict(order.result or {})
+    elif dest is HandoffStatus.failed or dest is HandoffStatus.rejected:
+        changes["response"] = HandoffResponse(accepted=False, reason=reason)
+        if dest is HandoffStatus.failed:
+            changes["failure"] = failure or _failure(record, trigger, context)
+    return evolve(record, changes)
+
+
+def _failure(
+    record: HandoffRecord, trigger: Trigger, context: tuple[datetime, timedelta]
+) -> FailureReason:
+    known = FAILURE_BY_TRIGGER.get(trigger)
+    if known is not None:
+        return known
+    why = overdue_reason(record, *context)  # an explicit expire: say which limit, if any
+    if why is not None:
+        return why[0]
+    return FailureReason.timeout if record.request.deadline is None else FailureReason.deadline

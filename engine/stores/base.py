@@ -1,0 +1,113 @@
+"""The `Store` protocol every record store implements, and the query it answers.
+
+Stores keep frozen `HandoffRecord`s and enforce optimistic concurrency on `version`; they
+never decide which moves are legal (that is the lifecycle table's job).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol, runtime_checkable
+
+from engine.errors import UsageError
+from engine.lifecycle.models import HandoffRecord, HandoffStatus, as_utc
+
+
+@dataclass(frozen=True, slots=True)
+class RecordQuery:
+    """Filters for `Store.query`; results are oldest first (created_at, then insertion).
+
+    `agent` matches the sender or the receiver; `since` is inclusive and `until` exclusive,
+    both on `created_at` (naive means UTC). `limit`/`offset` paginate.
+    """
+
+    status: HandoffStatus | None = None
+    agent: str | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    limit: int | None = None
+    offset: int = 0
+
+    def __post_init__(self) -> None:
+        if self.limit is not None and self.limit < 0:
+            raise UsageError(f"query limit must be >= 0, got {self.limit}")
+        if self.offset < 0:
+            raise UsageError(f"query offset must be >= 0, got {self.offset}")
+        if self.since is not None:
+            object.__setattr__(self, "since", as_utc(self.since))
+        if self.until is not None:
+            object.__setattr__(self, "until", as_utc(self.until))
+
+    def matches(self, record: HandoffRecord) -> bool:
+        """True if `record` passes every filter (pagination aside)."""
+        if self.status is not None and record.status != self.status:
+            return False
+        request = record.request
+        if self.agent is not None and self.agent not in (request.from_agent, request.to_agent):
+            return False
+        if self.since is not None and record.created_at < self.since:
+            return False
+        return self.until is None or record.created_at < self.until
+
+
+ALL = RecordQuery()
+
+
+@runtime_checkable
+class Store(Protocol):
+    """Where records live. Every implementation passes tests/unit/stores/test_contract.py."""
+
+    @property
+    def location(self) -> str:
+        """Where the records are, for messages (a path, or ":memory:")."""
+        ...
+
+    def add(self, record: HandoffRecord) -> None:
+        """Store a new record; VersionConflict(expected=0) if its id already exists."""
+        ...
+
+    def get(self, record_id: str) -> HandoffRecord:
+        """The record with this id; RecordNotFound if there is none."""
+        ...
+
+    def replace(self, record: HandoffRecord, *, expected_version: int) -> None:
+        """Overwrite the record with the same id if it is still at `expected_version`;
+        VersionConflict if another writer got there first, RecordNotFound if it is gone."""
+        ...
+
+    def replace_many(self, changes: Sequence[tuple[HandoffRecord, int]]) -> None:
+        """Several `(record, expected_version)` replacements, all or nothing, one commit."""
+        ...
+
+    def put_many(self, records: Iterable[HandoffRecord]) -> int:
+        """Insert or overwrite records (restore from an export), all or nothing; the count."""
+        ...
+
+    def query(self, query: RecordQuery = ALL) -> list[HandoffRecord]:
+        """Records matching `query`, oldest first, paginated."""
+        ...
+
+    def count(self, query: RecordQuery = ALL) -> int:
+        """How many records match `query`, ignoring pagination."""
+        ...
+
+    def due(self, *, created_before: datetime, now: datetime) -> list[HandoffRecord]:
+        """Overdue candidates: pending records created before `created_before`, and live
+        records whose request deadline is at or before `now`. Oldest first."""
+        ...
+
+    def close(self) -> None:
+        """Release files and connections; further use is an error."""
+        ...
+
+
+def is_due(record: HandoffRecord, *, created_before: datetime, now: datetime) -> bool:
+    """The `Store.due` predicate, shared by implementations that filter in Python."""
+    if not record.is_live:
+        return False
+    if record.status is HandoffStatus.pending and record.created_at < created_before:
+        return True
+    deadline = record.request.deadline
+    return deadline is not None and deadline <= now

@@ -1,0 +1,93 @@
+"""`MemoryStore`: records in a dict, for tests, embedding and the seed's default manager.
+
+Thread-safe and versioned like every store; nothing survives the process.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+
+from engine.errors import RecordNotFound, VersionConflict
+from engine.lifecycle.models import HandoffRecord
+from engine.stores.base import ALL, RecordQuery, is_due
+
+
+class MemoryStore:
+    """The in-memory `Store`: a dict of record id -> record, guarded by one lock."""
+
+    location = ":memory:"
+
+    def __init__(self) -> None:
+        self._records: dict[str, HandoffRecord] = {}
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    def add(self, record: HandoffRecord) -> None:
+        with self._lock:
+            existing = self._records.get(record.record_id)
+            if existing is not None:
+                raise VersionConflict(record.record_id, 0, existing.version)
+            self._records[record.record_id] = record
+
+    def get(self, record_id: str) -> HandoffRecord:
+        try:
+            return self._records[record_id]
+        except KeyError:
+            raise RecordNotFound(record_id) from None
+
+    def replace(self, record: HandoffRecord, *, expected_version: int) -> None:
+        with self._lock:
+            self._check(record.record_id, expected_version)
+            self._records[record.record_id] = record
+
+    def replace_many(self, changes: Sequence[tuple[HandoffRecord, int]]) -> None:
+        with self._lock:
+            expected: dict[str, int] = {}
+            for record, version in changes:  # a record may move twice in one batch
+                expected.setdefault(record.record_id, version)
+            for record_id, version in expected.items():
+                self._check(record_id, version)
+            for record, _ in changes:
+                self._records[record.record_id] = record
+
+    def _check(self, record_id: str, expected_version: int) -> None:
+        current = self._records.get(record_id)
+        if current is None:
+            raise RecordNotFound(record_id)
+        if current.version != expected_version:
+            raise VersionConflict(record_id, expected_version, current.version)
+
+    def put_many(self, records: Iterable[HandoffRecord]) -> int:
+        batch = list(records)
+        with self._lock:
+            self._records.update((record.record_id, record) for record in batch)
+        return len(batch)
+
+    def query(self, query: RecordQuery = ALL) -> list[HandoffRecord]:
+        found = self._matching(query)
+        end = None if query.limit is None else query.offset + query.limit
+        return found[query.offset : end]
+
+    def count(self, query: RecordQuery = ALL) -> int:
+        return len(self._matching(query))
+
+    def _matching(self, query: RecordQuery) -> list[HandoffRecord]:
+        with self._lock:
+            records = list(self._records.values())
+        found = [record for record in records if query.matches(record)]
+        found.sort(key=lambda record: record.created_at)  # stable: insertion order breaks ties
+        return found
+
+    def due(self, *, created_before: datetime, now: datetime) -> list[HandoffRecord]:
+        with self._lock:
+            records = list(self._records.values())
+        found = [r for r in records if is_due(r, created_before=created_before, now=now)]
+        found.sort(key=lambda record: record.created_at)
+        return found
+
+    def close(self) -> None:
+        """Nothing to release; kept for the protocol."""

@@ -1,0 +1,213 @@
+"""`SQLiteStore`: records in one SQLite file (WAL), durable once a call returns.
+
+Each write is one transaction: a move is acknowledged only after its commit. Writers never
+overwrite each other: an UPDATE applies only at the expected record version.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from engine.errors import RecordNotFound, StoreError, VersionConflict
+from engine.lifecycle.models import LIVE_STATES, HandoffRecord, HandoffStatus
+from engine.stores.base import ALL, RecordQuery
+from engine.stores.sqlite_schema import TABLE, Synchronous, boundary, connect
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_LIVE = tuple(status.value for status in HandoffStatus if status in LIVE_STATES)
+_INSERT = (
+    f"INSERT INTO {TABLE} (record_id, status, from_agent, to_agent, created_us, deadline_us,"
+    " version, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_UPSERT = _INSERT + (
+    " ON CONFLICT (record_id) DO UPDATE SET status = excluded.status,"
+    " from_agent = excluded.from_agent, to_agent = excluded.to_agent,"
+    " created_us = excluded.created_us, deadline_us = excluded.deadline_us,"
+    " version = excluded.version, body = excluded.body"
+)
+_UPDATE = (
+    f"UPDATE {TABLE} SET status = ?, version = ?, body = ?, deadline_us = ?"
+    " WHERE record_id = ? AND version = ?"
+)
+
+
+def _micros(moment: datetime) -> int:
+    delta = moment - _EPOCH
+    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def _row(record: HandoffRecord) -> tuple[Any, ...]:
+    deadline = record.request.deadline
+    return (
+        record.record_id,
+        record.status.value,
+        record.request.from_agent,
+        record.request.to_agent,
+        _micros(record.created_at),
+        None if deadline is None else _micros(deadline),
+        record.version,
+        record.model_dump_json(),
+    )
+
+
+class SQLiteStore:
+    """The durable `Store`: one SQLite file in WAL mode, shared safely by several processes.
+
+    `synchronous="FULL"` (default) fsyncs every commit, so an acknowledged move survives power
+    loss; `"NORMAL"` survives a crash of the process but not of the machine. `readonly=True`
+    opens an existing store for reading only; `create=False` refuses to create a new file.
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        create: bool = True,
+        readonly: bool = False,
+        synchronous: Synchronous = "FULL",
+        timeout_s: float = 10.0,
+    ) -> None:
+        self.path = Path(path)
+        self._lock = threading.Lock()
+        self._conn: sqlite3.Connection | None = connect(
+            self.path,
+            create=create,
+            readonly=readonly,
+            synchronous=synchronous,
+            timeout_s=timeout_s,
+        )
+
+    @property
+    def location(self) -> str:
+        return str(self.path)
+
+    @contextmanager
+    def _use(self, *, write: bool = False) -> Iterator[sqlite3.Connection]:
+        """The connection under the lock; `write` wraps the block in one transaction."""
+        with self._lock, boundary(self.path):
+            conn = self._conn
+            if conn is None:
+                raise StoreError(self.path, "the store is closed")
+            if not write:
+                yield conn
+                return
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+
+    def add(self, record: HandoffRecord) -> None:
+        with self._use(write=True) as conn:
+            try:
+                conn.execute(_INSERT, _row(record))
+            except sqlite3.IntegrityError:
+                actual = self._version(conn, record.record_id)
+                raise VersionConflict(record.record_id, 0, actual) from None
+
+    def get(self, record_id: str) -> HandoffRecord:
+        with self._use() as conn:
+            row = conn.execute(
+                f"SELECT body FROM {TABLE} WHERE record_id = ?", (record_id,)
+            ).fetchone()
+        if row is None:
+            raise RecordNotFound(record_id)
+        return self._load(row[0])
+
+    def replace(self, record: HandoffRecord, *, expected_version: int) -> None:
+        self.replace_many(((record, expected_version),))
+
+    def replace_many(self, changes: Sequence[tuple[HandoffRecord, int]]) -> None:
+        with self._use(write=True) as conn:
+            current: dict[str, int] = {}
+            for record, expected in changes:
+                version = current.get(record.record_id, expected)
+                row = _row(record)
+                cursor = conn.execute(_UPDATE, (row[1], row[6], row[7], row[5], row[0], version))
+                if cursor.rowcount != 1:
+                    actual = self._version(conn, record.record_id)
+                    if actual is None:
+                        raise RecordNotFound(record.record_id)
+                    raise VersionConflict(record.record_id, version, actual)
+                current[record.record_id] = record.version
+
+    def put_many(self, records: Iterable[HandoffRecord]) -> int:
+        rows = [_row(record) for record in records]
+        with self._use(write=True) as conn:
+            conn.executemany(_UPSERT, rows)
+        return len(rows)
+
+    def query(self, query: RecordQuery = ALL) -> list[HandoffRecord]:
+        where, params = _where(query)
+        page = " LIMIT ? OFFSET ?"
+        params += [-1 if query.limit is None else query.limit, query.offset]
+        sql = f"SELECT body FROM {TABLE}{where} ORDER BY created_us, seq{page}"
+        with self._use() as conn:
+            rows = conn.execute(sql, params).fetchall()
+        return [self._load(body) for (body,) in rows]
+
+    def count(self, query: RecordQuery = ALL) -> int:
+        where, params = _where(query)
+        with self._use() as conn:
+            return int(conn.execute(f"SELECT count(*) FROM {TABLE}{where}", params).fetchone()[0])
+
+    def due(self, *, created_before: datetime, now: datetime) -> list[HandoffRecord]:
+        sql = (
+            f"SELECT body FROM {TABLE} WHERE (status = 'pending' AND created_us < ?)"
+            f" OR (deadline_us <= ? AND status IN {_LIVE!r}) ORDER BY created_us, seq"
+        )
+        with self._use() as conn:
+            rows = conn.execute(sql, (_micros(created_before), _micros(now))).fetchall()
+        return [self._load(body) for (body,) in rows]
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    def __enter__(self) -> SQLiteStore:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _load(self, body: str) -> HandoffRecord:
+        try:
+            return HandoffRecord.model_validate_json(body)
+        except ValueError as error:
+            raise StoreError(self.path, f"a stored record is unreadable: {error}") from error
+
+    @staticmethod
+    def _version(conn: sqlite3.Connection, record_id: str) -> int | None:
+        row = conn.execute(
+            f"SELECT version FROM {TABLE} WHERE record_id = ?", (record_id,)
+        ).fetchone()
+        return None if row is None else int(row[0])
+
+
+def _where(query: RecordQuery) -> tuple[str, list[Any]]:
+    clauses: list[str] = []
+    params: list[Any] = []
+    if query.status is not None:
+        clauses.append("status = ?")
+        params.append(query.status.value)
+    if query.agent is not None:
+        clauses.append("(from_agent = ? OR to_agent = ?)")
+        params += [query.agent, query.agent]
+    if query.since is not None:
+        clauses.append("created_us >= ?")
+        params.append(_micros(query.since))
+    if query.until is not None:
+        clauses.append("created_us < ?")
+        params.append(_micros(query.until))
+    return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
