@@ -13,6 +13,7 @@ from types import MappingProxyType
 from engine.config.models import AgentSpec, ConfigSet, RuleSpec
 from engine.issues import Issue
 from engine.routing.index import KeywordIndex, build_keyword_index
+from engine.routing.tables import RouteTables, compile_tables
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,7 +21,8 @@ class Snapshot:
     """A loaded config set. `version` is a hash of the content of every file it read.
 
     It implements seed 002's `HandoffProvider` protocol (`get_handoff_target`,
-    `handoff_map`, `is_handoff_tool`).
+    `handoff_map`, `is_handoff_tool`). `tables` holds the routing tables compiled once for
+    `engine.routing.Router`; build snapshots with `compile_snapshot`, which fills it.
     """
 
     config: ConfigSet
@@ -30,6 +32,7 @@ class Snapshot:
     rules: tuple[RuleSpec, ...]
     keyword_index: KeywordIndex
     warnings: tuple[Issue, ...] = ()
+    tables: RouteTables | None = None
 
     @property
     def agents(self) -> Mapping[str, AgentSpec]:
@@ -41,6 +44,7 @@ class Snapshot:
         return self.trigger_map
 
     def get_handoff_target(self, tool_name: str) -> str | None:
+        """The agent a handoff tool names, or None for a tool that is not a handoff."""
         return self.trigger_map.get(tool_name)
 
     def is_handoff_tool(self, tool_name: str) -> bool:
@@ -62,17 +66,16 @@ def build_handoff_map(agents: Mapping[str, AgentSpec]) -> dict[str, str]:
 def compile_snapshot(
     config: ConfigSet, *, version: str, root: str, warnings: tuple[Issue, ...] = ()
 ) -> Snapshot:
-    """Compile a linked config: trigger map, rules in evaluation order, keyword index."""
-    order = {rule.id: position for position, rule in enumerate(config.routing.rules)}
-    rules = tuple(
-        sorted(config.routing.rules, key=lambda rule: (-rule.priority, order[rule.id]))
-    )
+    """Compile a linked config: trigger map, rules in evaluation order (priority desc, then
+    declaration order), the inverted keyword index and the router's policy tables."""
+    tables = compile_tables(config)
     return Snapshot(
         config=config,
         version=version,
         root=root,
         trigger_map=MappingProxyType(build_handoff_map(config.agents)),
-        rules=rules,
+        rules=tuple(rule.spec for rule in tables.rules),
         keyword_index=build_keyword_index(config.agents.values(), config.capabilities),
         warnings=warnings,
+        tables=tables,
     )

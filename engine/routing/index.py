@@ -1,65 +1,105 @@
 """The inverted keyword index built at compile time: word -> capabilities -> agents.
 
-Matching is on whole words (never substrings), case-insensitive; a keyword may be a phrase of
-several words. Building the index is pure and deterministic; it never reads files.
+Matching is on whole words (never substrings: "card" never matches "cardiology"), case-
+insensitive; a keyword may be a phrase of several words. Building is pure and deterministic.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
 from engine.config.models import AgentSpec, CapabilitySpec
+from engine.routing.text import phrase, words
 
-_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
-
-
-def words(text: str) -> list[str]:
-    """Lower-cased whole words of `text` ("Card's lost!" -> ["card's", "lost"])."""
-    return [match.group(0).lower() for match in _WORD.finditer(text)]
+Phrase = tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class KeywordIndex:
-    """`phrases` maps a keyword (a tuple of words) to the capabilities it signals;
-    `agents_by_capability` lists enabled and disabled agents alike, in declaration order."""
+    """Keywords of the capability vocabulary, inverted for lookups in O(words in the text).
 
-    phrases: Mapping[tuple[str, ...], tuple[str, ...]]
-    agents_by_capability: Mapping[str, tuple[str, ...]]
-    longest_phrase: int
+    `single` maps a one-word keyword to the capabilities it signals; `multi` maps the first
+    word of a longer phrase to `(phrase, capabilities)` pairs. `agents_by_capability` holds
+    agent positions (declaration order) so scoring works on small ints; `agent_names[i]` is
+    the name of position `i`. Disabled agents are indexed too: policy drops them later.
+    """
 
-    def match(self, text: str) -> dict[str, list[str]]:
-        """Capabilities signalled by `text`, each with the keywords that matched it."""
-        tokens = words(text)
+    single: Mapping[str, tuple[str, ...]]
+    multi: Mapping[str, tuple[tuple[Phrase, tuple[str, ...]], ...]]
+    agents_by_capability: Mapping[str, tuple[int, ...]]
+    agent_names: tuple[str, ...]
+
+    def match_words(self, tokens: Sequence[str]) -> dict[str, list[str]]:
+        """Capabilities signalled by already-tokenized text, each with its matched keywords
+        in the order they first appear."""
         found: dict[str, list[str]] = {}
-        for start in range(len(tokens)):
-            for size in range(1, min(self.longest_phrase, len(tokens) - start) + 1):
-                phrase = tuple(tokens[start : start + size])
-                for capability in self.phrases.get(phrase, ()):
+        single, multi = self.single, self.multi
+        for position, token in enumerate(tokens):
+            for capability in single.get(token, ()):
+                hits = found.setdefault(capability, [])
+                if token not in hits:
+                    hits.append(token)
+            for words_, capabilities in multi.get(token, ()):
+                if tuple(tokens[position : position + len(words_)]) != words_:
+                    continue
+                keyword = " ".join(words_)
+                for capability in capabilities:
                     hits = found.setdefault(capability, [])
-                    keyword = " ".join(phrase)
                     if keyword not in hits:
                         hits.append(keyword)
         return found
+
+    def match(self, text: str) -> dict[str, list[str]]:
+        """Capabilities signalled by `text`, each with the keywords that matched it."""
+        return self.match_words(words(text))
+
+    def score(self, capabilities: Iterable[str]) -> dict[int, int]:
+        """Agent position -> number of the given capabilities that agent declares."""
+        scores: dict[int, int] = {}
+        get = scores.get
+        for capability in capabilities:
+            for position in self.agents_by_capability.get(capability, ()):
+                scores[position] = get(position, 0) + 1
+        return scores
+
+
+def _keyword_phrases(
+    capabilities: Mapping[str, CapabilitySpec],
+) -> dict[Phrase, list[str]]:
+    phrases: dict[Phrase, list[str]] = {}
+    for capability in capabilities.values():
+        for keyword in (capability.name, *capability.keywords, *capability.synonyms):
+            words_ = phrase(keyword)
+            if not words_:
+                continue
+            names = phrases.setdefault(words_, [])
+            if capability.name not in names:
+                names.append(capability.name)
+    return phrases
 
 
 def build_keyword_index(
     agents: Iterable[AgentSpec], capabilities: Mapping[str, CapabilitySpec]
 ) -> KeywordIndex:
-    phrases: dict[tuple[str, ...], list[str]] = {}
-    for capability in capabilities.values():
-        for keyword in (capability.name, *capability.keywords, *capability.synonyms):
-            phrase = tuple(words(keyword))
-            if phrase and capability.name not in phrases.setdefault(phrase, []):
-                phrases[phrase].append(capability.name)
-    by_capability: dict[str, list[str]] = {}
-    for agent in agents:
-        for capability_name in agent.capabilities:
-            by_capability.setdefault(capability_name, []).append(agent.name)
+    """Invert the vocabulary (keyword -> capabilities) and the agents (capability -> agents)."""
+    single: dict[str, tuple[str, ...]] = {}
+    multi: dict[str, list[tuple[Phrase, tuple[str, ...]]]] = {}
+    for words_, names in _keyword_phrases(capabilities).items():
+        if len(words_) == 1:
+            single[words_[0]] = tuple(names)
+        else:
+            multi.setdefault(words_[0], []).append((words_, tuple(names)))
+    names_in_order: list[str] = []
+    by_capability: dict[str, list[int]] = {}
+    for position, agent in enumerate(agents):
+        names_in_order.append(agent.name)
+        for capability_name in dict.fromkeys(agent.capabilities):
+            by_capability.setdefault(capability_name, []).append(position)
     return KeywordIndex(
-        phrases=MappingProxyType({k: tuple(v) for k, v in phrases.items()}),
+        single=MappingProxyType(single),
+        multi=MappingProxyType({k: tuple(v) for k, v in multi.items()}),
         agents_by_capability=MappingProxyType({k: tuple(v) for k, v in by_capability.items()}),
-        longest_phrase=max((len(p) for p in phrases), default=1),
+        agent_names=tuple(names_in_order),
     )

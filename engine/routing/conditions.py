@@ -1,0 +1,94 @@
+"""Evaluating a rule's `when` against one request, and the lazily tokenized view of its text.
+
+Every condition given must hold; an absent one always holds. Pure: no policy, no ordering.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.routing.decision import RouteRequest
+from engine.routing.index import KeywordIndex, Phrase
+from engine.routing.tables import CompiledRule
+from engine.routing.text import words
+
+
+class TextView:
+    """The request text tokenized once, on first use, and matched against the index once."""
+
+    __slots__ = ("_capabilities", "_explicit", "_index", "_set", "_tokens", "text")
+
+    def __init__(
+        self, text: str, index: KeywordIndex, *, explicit: tuple[str, ...] = ()
+    ) -> None:
+        self.text = text
+        self._explicit = explicit
+        self._index = index
+        self._tokens: list[str] | None = None
+        self._set: frozenset[str] | None = None
+        self._capabilities: dict[str, list[str]] | None = None
+
+    @property
+    def tokens(self) -> list[str]:
+        if self._tokens is None:
+            self._tokens = words(self.text)
+        return self._tokens
+
+    def has(self, words_: Phrase) -> bool:
+        """Does the text contain this keyword or phrase as whole words?"""
+        if self._set is None:
+            self._set = frozenset(self.tokens)
+        if len(words_) == 1:
+            return words_[0] in self._set
+        if not self._set.issuperset(words_):
+            return False
+        tokens, size = self.tokens, len(words_)
+        return any(
+            tuple(tokens[i : i + size]) == words_ for i in range(len(tokens) - size + 1)
+        )
+
+    @property
+    def capabilities(self) -> dict[str, list[str]]:
+        """Capability -> matched keywords, through the inverted index; capabilities asked for
+        explicitly are included (with no keywords)."""
+        if self._capabilities is None:
+            found = self._index.match_words(self.tokens)
+            for capability in self._explicit:
+                found.setdefault(capability, [])
+            self._capabilities = found
+        return self._capabilities
+
+
+def _context_holds(expected: tuple[tuple[str, Any], ...], context: Mapping[str, Any]) -> bool:
+    missing = object()
+    for key, value in expected:
+        actual = context.get(key, missing)
+        if actual is missing or actual != value:
+            return False
+    return True
+
+
+def rule_matches(rule: CompiledRule, request: RouteRequest, text: TextView) -> list[str] | None:
+    """The keywords the rule matched (possibly none) when every condition holds, else None."""
+    if rule.tools is not None and request.tool not in rule.tools:
+        return None
+    if rule.sources is not None and request.sender not in rule.sources:
+        return None
+    if rule.priority_range is not None:
+        low, high = rule.priority_range
+        if not low <= request.priority <= high:
+            return None
+    if rule.context and not _context_holds(rule.context, request.context):
+        return None
+    matched = [" ".join(p) for p in rule.all_keywords]
+    if not all(text.has(p) for p in rule.all_keywords):
+        return None
+    if rule.any_keywords:
+        hits = [" ".join(p) for p in rule.any_keywords if text.has(p)]
+        if not hits:
+            return None
+        matched.extend(hits)
+    if rule.capabilities and not all(c in text.capabilities for c in rule.capabilities):
+        return None
+    return matched

@@ -1,0 +1,74 @@
+"""The policy filter every routing layer applies to a candidate target, and the loop guard.
+
+Pure functions over the compiled tables and the handoff history the caller passes in; the
+router decides what a failed check means (rejection for triggers, next candidate otherwise).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.routing.decision import Reason
+from engine.routing.tables import AgentPolicy, RouteTables
+
+Hop = tuple[str, str]
+"""One past handoff of the session: `(from_agent, to_agent)`; a history lists them oldest first."""
+
+
+def bounces(history: Sequence[Hop], sender: str, target: str) -> int:
+    """How many times the task already went back and forth between `sender` and `target`
+    right before this handoff: the trailing run of alternating hops ending in
+    `target -> sender`. A->B then B->A is one bounce; a new A->B would make it two."""
+    expected = (target, sender)
+    count = 0
+    for hop in reversed(history):
+        if tuple(hop) != expected:
+            break
+        count += 1
+        expected = (expected[1], expected[0])
+    return count
+
+
+def hops_exhausted(tables: RouteTables, history: Sequence[Hop]) -> bool:
+    """The session already made `max_hops` handoffs: no further handoff is allowed."""
+    return len(history) >= tables.max_hops
+
+
+def check(
+    tables: RouteTables, sender: AgentPolicy, target: str, history: Sequence[Hop]
+) -> Reason | None:
+    """Why `sender` may not hand off to `target` right now, or None when it may."""
+    receiver = tables.agents.get(target)
+    if receiver is None:
+        return Reason.unknown_target
+    if receiver is sender:
+        return Reason.self_handoff
+    if not receiver.enabled:
+        return Reason.disabled
+    if sender.peers is not None and target not in sender.peers:
+        return Reason.not_allowed
+    if receiver.accepts is not None and sender.name not in receiver.accepts:
+        return Reason.not_allowed
+    if history and bounces(history, sender.name, target) >= tables.max_bounces + 1:
+        return Reason.loop
+    return None
+
+
+def explain(reason: Reason, sender: AgentPolicy, target: str, tables: RouteTables) -> str:
+    """A one-line human explanation of a policy reason."""
+    if reason is Reason.unknown_target:
+        return f"{target!r} is not a declared agent"
+    if reason is Reason.self_handoff:
+        return f"{sender.name!r} cannot hand off to itself"
+    if reason is Reason.disabled:
+        return f"{target!r} is disabled"
+    if reason is Reason.not_allowed:
+        if sender.peers is not None and target not in sender.peers:
+            return f"{target!r} is not among the peers of {sender.name!r}"
+        return f"{target!r} does not accept handoffs from {sender.name!r}"
+    if reason is Reason.loop:
+        return (
+            f"handing off from {sender.name!r} to {target!r} again would exceed "
+            f"max_bounces={tables.max_bounces}"
+        )
+    return str(reason.value)

@@ -1,0 +1,195 @@
+"""The layered router over a compiled Snapshot: trigger, rules, keywords, fallback.
+
+Pure and synchronous: it reads only the Snapshot's precomputed tables and the arguments, keeps
+no state between calls and never performs I/O. Policy applies at every layer; an explicit
+trigger that policy forbids is refused with a typed reason, never silently rerouted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from engine.errors import UsageError
+from engine.routing import policy
+from engine.routing.conditions import TextView, rule_matches
+from engine.routing.decision import Candidate, Layer, Reason, RouteDecision, RouteRequest
+from engine.routing.policy import Hop
+from engine.routing.tables import AgentPolicy, compile_tables
+
+if TYPE_CHECKING:
+    from engine.config.snapshot import Snapshot
+
+_NOTHING: tuple[str, ...] = ()
+
+
+class Router:
+    """Routes requests against one Snapshot. Cheap to build; hold one per snapshot."""
+
+    __slots__ = ("_index", "_tables", "_triggers", "_version", "snapshot")
+
+    def __init__(self, snapshot: Snapshot) -> None:
+        self.snapshot = snapshot
+        self._tables = snapshot.tables or compile_tables(snapshot.config)
+        self._index = snapshot.keyword_index
+        self._triggers = snapshot.trigger_map
+        self._version = snapshot.version
+
+    def route(self, request: RouteRequest, *, history: Sequence[Hop] = ()) -> RouteDecision:
+        """Decide who takes `request`. `history` is the session's past handoffs, oldest first,
+        as `(from_agent, to_agent)` pairs; it feeds the loop guard."""
+        sender = self._tables.agents.get(request.sender)
+        if sender is None:
+            known = ", ".join(self._tables.agents)
+            raise UsageError(f"unknown sender agent {request.sender!r}; known: {known}")
+        explicit = request.target
+        if explicit is None and request.tool is not None:
+            explicit = self._triggers.get(request.tool)
+        if len(history) >= self._tables.max_hops:
+            detail = f"the session already made {len(history)} handoffs (max_hops)"
+            layer = None if explicit is None else Layer.trigger
+            return self._refuse(request, layer, Reason.loop, detail, ())
+        if explicit is not None:
+            return self._explicit(request, sender, explicit, history)
+        return self._matched(request, sender, history)
+
+    def route_turn(
+        self, requests: Sequence[RouteRequest], *, history: Sequence[Hop] = ()
+    ) -> RouteDecision:
+        """Several handoffs requested in one turn: `policies.multiple_handoffs` picks one
+        (`first`, `highest_priority`) or refuses them all (`reject`); the decision records
+        the requests it dropped."""
+        if not requests:
+            raise UsageError("route_turn needs at least one request")
+        if len(requests) == 1:
+            return self.route(requests[0], history=history)
+        mode = self._tables.multiple_handoffs
+        if mode == "reject":
+            detail = f"{len(requests)} handoffs requested in one turn (multiple_handoffs: reject)"
+            decision = self._refuse(requests[0], None, Reason.multiple_handoffs, detail, ())
+            return decision._replace(dropped_requests=tuple(requests))
+        chosen = 0
+        if mode == "highest_priority":
+            chosen = max(range(len(requests)), key=lambda n: (requests[n].priority, -n))
+        dropped = tuple(r for n, r in enumerate(requests) if n != chosen)
+        return self.route(requests[chosen], history=history)._replace(dropped_requests=dropped)
+
+    def _explicit(
+        self, request: RouteRequest, sender: AgentPolicy, target: str, history: Sequence[Hop]
+    ) -> RouteDecision:
+        reason = policy.check(self._tables, sender, target, history)
+        candidate = Candidate(target, Layer.trigger, 0, reason, None)
+        if reason is not None:
+            detail = policy.explain(reason, sender, target, self._tables)
+            return self._refuse(request, Layer.trigger, reason, detail, (candidate,))
+        via = f"tool {request.tool!r}" if request.target is None else "explicit target"
+        return RouteDecision(
+            target, Layer.trigger, None, _NOTHING, _NOTHING, (candidate,), None,
+            f"{via} hands off to {target!r}", self._version, request,
+        )
+
+    def _matched(
+        self, request: RouteRequest, sender: AgentPolicy, history: Sequence[Hop]
+    ) -> RouteDecision:
+        text = TextView(request.text, self._index, explicit=request.capabilities)
+        candidates: list[Candidate] = []
+        decision = self._rules(request, sender, history, text, candidates)
+        if decision is None:
+            decision = self._keywords(request, sender, history, text, candidates)
+        if decision is None:
+            decision = self._fallback(request, sender, history, candidates)
+        if decision is None:
+            detail = "no layer found a target that policy allows"
+            decision = self._refuse(request, None, Reason.no_route, detail, tuple(candidates))
+        return decision
+
+    def _rules(
+        self,
+        request: RouteRequest,
+        sender: AgentPolicy,
+        history: Sequence[Hop],
+        text: TextView,
+        candidates: list[Candidate],
+    ) -> RouteDecision | None:
+        for rule in self._tables.rules:
+            keywords = rule_matches(rule, request, text)
+            if keywords is None:
+                continue
+            reason = policy.check(self._tables, sender, rule.to, history)
+            candidates.append(Candidate(rule.to, Layer.rule, rule.priority, reason, rule.id))
+            if reason is None:
+                return RouteDecision(
+                    rule.to, Layer.rule, rule.id, tuple(keywords), rule.capabilities,
+                    tuple(candidates), None, f"rule {rule.id!r} matched", self._version,
+                    request,
+                )
+        return None
+
+    def _keywords(
+        self,
+        request: RouteRequest,
+        sender: AgentPolicy,
+        history: Sequence[Hop],
+        text: TextView,
+        candidates: list[Candidate],
+    ) -> RouteDecision | None:
+        matched = text.capabilities
+        if not matched:
+            return None
+        ranked = sorted(self._index.score(matched).items(), key=_rank)
+        names = self._index.agent_names
+        winner: str | None = None
+        for position, score in ranked:
+            name = names[position]
+            if winner is not None:
+                candidates.append(Candidate(name, Layer.keyword, score, Reason.outranked))
+                continue
+            reason = policy.check(self._tables, sender, name, history)
+            candidates.append(Candidate(name, Layer.keyword, score, reason))
+            if reason is None:
+                winner = name
+        if winner is None:
+            return None
+        keywords = tuple(dict.fromkeys(k for hits in matched.values() for k in hits))
+        return RouteDecision(
+            winner, Layer.keyword, None, keywords, tuple(matched), tuple(candidates), None,
+            f"best capability match for {winner!r}", self._version, request,
+        )
+
+    def _fallback(
+        self,
+        request: RouteRequest,
+        sender: AgentPolicy,
+        history: Sequence[Hop],
+        candidates: list[Candidate],
+    ) -> RouteDecision | None:
+        target = self._tables.fallback
+        if target is None:
+            return None
+        reason = policy.check(self._tables, sender, target, history)
+        candidates.append(Candidate(target, Layer.fallback, 0, reason))
+        if reason is not None:
+            return None
+        return RouteDecision(
+            target, Layer.fallback, None, _NOTHING, _NOTHING, tuple(candidates), None,
+            "no trigger, rule or keyword matched: the configured fallback", self._version,
+            request,
+        )
+
+    def _refuse(
+        self,
+        request: RouteRequest,
+        layer: Layer | None,
+        reason: Reason,
+        detail: str,
+        candidates: tuple[Candidate, ...],
+    ) -> RouteDecision:
+        return RouteDecision(
+            None, layer, None, _NOTHING, _NOTHING, candidates, reason, detail, self._version,
+            request,
+        )
+
+
+def _rank(item: tuple[int, int]) -> tuple[int, int]:
+    """Keyword ranking: higher score first, then earlier declaration."""
+    return (-item[1], item[0])

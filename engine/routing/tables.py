@@ -1,0 +1,122 @@
+"""Routing tables compiled once per config: per-agent policy sets and rules ready to evaluate.
+
+Built by the compile step into the Snapshot so that routing a request never re-reads the
+config models. Pure and deterministic; no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from engine.config.models import ANYONE, AgentSpec, ConfigSet, RuleSpec
+from engine.routing.index import Phrase
+from engine.routing.text import phrase
+
+
+def _allow_set(names: Iterable[str]) -> frozenset[str] | None:
+    """`None` means "anyone" (the list holds `*`); an empty set means no one."""
+    names = tuple(names)
+    return None if ANYONE in names else frozenset(names)
+
+
+@dataclass(frozen=True, slots=True)
+class AgentPolicy:
+    """One agent's routing facts: position (declaration order), enabled, allowed peers
+    (targets it may hand off to) and accepted sources; `None` sets mean anyone."""
+
+    name: str
+    position: int
+    enabled: bool
+    peers: frozenset[str] | None
+    accepts: frozenset[str] | None
+
+    @classmethod
+    def of(cls, agent: AgentSpec, position: int) -> AgentPolicy:
+        return cls(
+            name=agent.name,
+            position=position,
+            enabled=agent.enabled,
+            peers=_allow_set(agent.peers),
+            accepts=_allow_set(agent.accepts.from_agents),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledRule:
+    """A rule's `when` in evaluation-ready form. `None` / empty means "no condition"."""
+
+    id: str
+    to: str
+    priority: int
+    position: int
+    tools: frozenset[str] | None
+    sources: frozenset[str] | None
+    any_keywords: tuple[Phrase, ...]
+    all_keywords: tuple[Phrase, ...]
+    capabilities: tuple[str, ...]
+    priority_range: tuple[int, int] | None
+    context: tuple[tuple[str, Any], ...]
+    spec: RuleSpec
+
+    @classmethod
+    def of(cls, rule: RuleSpec, position: int) -> CompiledRule:
+        when = rule.when
+        sources = frozenset(when.from_agents) if when.from_agents else None
+        if sources is not None and ANYONE in sources:
+            sources = None
+        span = None if when.priority is None else (when.priority.min, when.priority.max)
+        return cls(
+            id=rule.id,
+            to=rule.to,
+            priority=rule.priority,
+            position=position,
+            tools=frozenset(when.tool) if when.tool else None,
+            sources=sources,
+            any_keywords=tuple(p for p in map(phrase, when.keywords.any) if p),
+            all_keywords=tuple(p for p in map(phrase, when.keywords.all) if p),
+            capabilities=tuple(when.capabilities),
+            priority_range=span,
+            context=tuple(when.context.items()),
+            spec=rule,
+        )
+
+    @property
+    def needs_text(self) -> bool:
+        return bool(self.any_keywords or self.all_keywords or self.capabilities)
+
+
+@dataclass(frozen=True, slots=True)
+class RouteTables:
+    """Everything the router reads, precomputed: agents by name, rules in evaluation order
+    (priority desc, then declaration order), the fallback and the loop-guard limits."""
+
+    agents: Mapping[str, AgentPolicy]
+    rules: tuple[CompiledRule, ...]
+    rule_tools: frozenset[str]
+    fallback: str | None
+    max_hops: int
+    max_bounces: int
+    multiple_handoffs: str
+
+
+def compile_tables(config: ConfigSet) -> RouteTables:
+    agents = {
+        agent.name: AgentPolicy.of(agent, position)
+        for position, agent in enumerate(config.agents.values())
+    }
+    compiled = [CompiledRule.of(rule, n) for n, rule in enumerate(config.routing.rules)]
+    compiled.sort(key=lambda rule: (-rule.priority, rule.position))
+    tools = frozenset(tool for rule in compiled for tool in (rule.tools or ()))
+    policies = config.engine.policies
+    return RouteTables(
+        agents=MappingProxyType(agents),
+        rules=tuple(compiled),
+        rule_tools=tools,
+        fallback=config.routing.fallback,
+        max_hops=policies.max_hops,
+        max_bounces=policies.max_bounces,
+        multiple_handoffs=policies.multiple_handoffs,
+    )
