@@ -140,7 +140,8 @@ class Pump:
         for queue in self._queues.values():
             while not queue.empty():
                 left.append(_in_flight(queue.get_nowait(), running=False))
-        self._counters.dropped["shutdown"] += len(left)
+        if left:
+            self._counters.dropped["shutdown"] += len(left)
         for item in left:
             log.warning("shutdown: undelivered message to %s from %s (%s, running=%s)",
                         item.to, item.from_id, item.payload_type, item.running)

@@ -192,7 +192,8 @@ class Router:
             target not in self.registry and target not in SYSTEM_LISTENERS
         ):
             log.warning("blocked send %s -> %r on chain %s (peers: %s)", listener.name, target,
-                        list(self.threads.chain(env.thread_id)), listener.peers or "*")
+                        list(self.threads.chain(env.thread_id)),
+                        "*" if listener.peers is None else list(listener.peers))
             self._error_to_sender(listener, env, outcome, "routing", ROUTING_ERROR.message)
             return
         if target in SYSTEM_LISTENERS:
