@@ -1,0 +1,72 @@
+"""`handoff validate NAME FILE...`: check YAML or JSON documents against a canonical schema.
+
+Reads each file through the config pipeline's document reader (size cap, safe YAML,
+positions), validates against the JSON Schema, then builds the spec model for the rules
+JSON Schema cannot express. Every issue is located at file:line:col; exit 0/1/2 as `check`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from pydantic import ValidationError
+
+from engine.cli.output import FORMATS, render_issues
+from engine.config.document import read_document
+from engine.config.positions import Document, json_path
+from engine.config.read import DEFAULT_MAX_BYTES
+from engine.errors import UsageError
+from engine.issues import Issue
+from engine.specs import list_schemas
+from engine.specs.models import MODEL_BY_SCHEMA
+
+NAME = "validate"
+HELP = "Validate YAML or JSON documents against a canonical schema (see `handoff schema list`)."
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("name", metavar="NAME", help="canonical schema name")
+    parser.add_argument("files", nargs="+", metavar="FILE", help="YAML or JSON documents")
+    parser.add_argument("--format", choices=FORMATS, default="text",
+                        help="report format (default: text)")
+    parser.add_argument("--max-bytes", type=int, default=DEFAULT_MAX_BYTES, metavar="N",
+                        help=f"size cap per file in bytes (default: {DEFAULT_MAX_BYTES})")
+
+
+def _model_issues(document: Document, name: str) -> list[Issue]:
+    """Rules only the model can check (orderings, contiguous indices), located."""
+    try:
+        MODEL_BY_SCHEMA[name].model_validate(document.data)
+    except ValidationError as error:
+        return [_located(document, item) for item in error.errors()]
+    return []
+
+
+def _located(document: Document, item: Any) -> Issue:
+    path = tuple(part for part in item["loc"] if isinstance(part, str | int))
+    line, col = document.locate(path)
+    message = str(item["msg"]).removeprefix("Value error, ")
+    return Issue(document.file, line, col, json_path(path), "schema", message)
+
+
+def validate_file(path: str, name: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> list[Issue]:
+    """Every issue of one file against the canonical schema `name`."""
+    document, _source, issues = read_document(path, f"specs/{name}.json", max_bytes=max_bytes)
+    if document is None:
+        return issues
+    return _model_issues(document, name)
+
+
+def execute(args: argparse.Namespace) -> int:
+    if args.name not in list_schemas():
+        raise UsageError(f"no canonical schema named {args.name!r} "
+                         f"(known: {', '.join(list_schemas())})")
+    if args.max_bytes <= 0:
+        raise UsageError(f"--max-bytes must be positive, got {args.max_bytes}")
+    issues = [found for path in args.files for found in validate_file(path, args.name,
+                                                                       max_bytes=args.max_bytes)]
+    report = render_issues(issues, args.format)
+    if report:
+        print(report)
+    return 1 if any(found.is_error for found in issues) else 0

@@ -1,0 +1,101 @@
+"""Finding, loading and validating against the bundled canonical schemas (seed 003 API).
+
+Schemas are package data under `engine/_schemas/specs/`, read with `importlib.resources`.
+The parsed text is cached, but every `load_schema` call hands out a fresh copy, so no caller
+can corrupt what the next one sees. Never writes files.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+from jsonschema import Draft202012Validator
+
+from engine.errors import SchemaNotFoundError, SchemaParseError, SchemaValidationError
+
+if sys.version_info >= (3, 11):
+    from importlib.resources.abc import Traversable
+else:
+    from importlib.abc import Traversable
+
+SUFFIX = ".json"
+
+
+def _folder() -> Traversable:
+    return resources.files("engine") / "_schemas" / "specs"
+
+
+def list_schemas() -> list[str]:
+    """Names of all bundled canonical schemas, sorted, without the file extension."""
+    return sorted(
+        entry.name[: -len(SUFFIX)]
+        for entry in _folder().iterdir()
+        if entry.name.endswith(SUFFIX) and entry.is_file()
+    )
+
+
+def _resource(schema_name: str) -> Traversable:
+    if not isinstance(schema_name, str) or schema_name not in list_schemas():
+        raise SchemaNotFoundError(str(schema_name), list_schemas())
+    return _folder() / f"{schema_name}{SUFFIX}"
+
+
+def get_schema_path(schema_name: str) -> Path:
+    """The absolute filesystem path of a schema file. Raises `SchemaNotFoundError`."""
+    return Path(str(_resource(schema_name))).resolve()
+
+
+@functools.cache
+def _parsed(schema_name: str) -> str:
+    """The schema's canonical JSON text, checked once; cached as an immutable string."""
+    resource = _resource(schema_name)
+    try:
+        document = json.loads(resource.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError) as error:
+        raise SchemaParseError(Path(str(resource)), error) from error
+    if not isinstance(document, dict):
+        cause = ValueError(f"top level is a {type(document).__name__}, not an object")
+        raise SchemaParseError(Path(str(resource)), cause)
+    return json.dumps(document)
+
+
+def load_schema(schema_name: str) -> dict[str, Any]:
+    """The named schema as a new dict (the parse is cached; mutating the result is safe).
+
+    Raises `SchemaNotFoundError` or `SchemaParseError`.
+    """
+    document: dict[str, Any] = json.loads(_parsed(schema_name))
+    return document
+
+
+@functools.cache
+def validator_for(schema_name: str) -> Draft202012Validator:
+    """A Draft 2020-12 validator for the named schema, with `format` really checked."""
+    return Draft202012Validator(
+        load_schema(schema_name), format_checker=Draft202012Validator.FORMAT_CHECKER
+    )
+
+
+def validate(data: Any, schema_name: str) -> bool:
+    """Validate `data` against the named schema; True, or raise `SchemaValidationError`
+    (its `validation_error` is the most relevant `jsonschema` error) or
+    `SchemaNotFoundError`."""
+    error = jsonschema.exceptions.best_match(validator_for(schema_name).iter_errors(data))
+    if error is not None:
+        raise SchemaValidationError(error, schema_name)
+    return True
+
+
+def validate_quietly(data: Any, schema_name: str) -> tuple[bool, str]:
+    """Like `validate` but never raises: `(True, "")` or `(False, message)`."""
+    try:
+        validate(data, schema_name)
+    except (SchemaValidationError, SchemaNotFoundError, SchemaParseError) as error:
+        return False, str(error)
+    return True, ""
