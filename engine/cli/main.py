@@ -15,7 +15,7 @@ from types import ModuleType
 
 from engine.errors import EngineError, UsageError
 
-COMMAND_MODULES: tuple[str, ...] = ("check", "records")
+COMMAND_MODULES: tuple[str, ...] = ("check", "records", "schema", "validate")
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
