@@ -1,0 +1,123 @@
+"""The one contract every `Store` honours, run against each implementation."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from datetime import timedelta
+
+import pytest
+
+from engine.errors import RecordNotFound, UsageError, VersionConflict
+from engine.lifecycle import HandoffManager, HandoffRecord, HandoffRequest, HandoffStatus
+from engine.stores import RecordQuery, Store
+
+S = HandoffStatus
+MakeRecord = Callable[..., HandoffRecord]
+
+
+def test_is_a_store(store: Store) -> None:
+    assert isinstance(store, Store)
+    assert store.location
+
+
+def test_add_get_and_unknown_id(store: Store, record: MakeRecord) -> None:
+    first = record(1, context={"k": "v"})
+    store.add(first)
+    assert store.get("h-1") == first
+    with pytest.raises(RecordNotFound):
+        store.get("h-2")
+    with pytest.raises(VersionConflict) as caught:
+        store.add(first)
+    assert (caught.value.expected, caught.value.actual) == (0, 1)
+
+
+def test_replace_only_at_the_expected_version(store: Store, record: MakeRecord) -> None:
+    store.add(record(1))
+    moved = record(1, status="accepted", version=2)
+    store.replace(moved, expected_version=1)
+    assert store.get("h-1") == moved
+    stale = record(1, status="rejected", version=2)
+    with pytest.raises(VersionConflict) as caught:
+        store.replace(stale, expected_version=1)
+    assert (caught.value.expected, caught.value.actual) == (1, 2)
+    assert "another writer moved it first" in str(caught.value)
+    assert store.get("h-1") == moved
+    with pytest.raises(RecordNotFound):
+        store.replace(record(9, version=2), expected_version=1)
+
+
+def test_replace_many_is_atomic(store: Store, record: MakeRecord) -> None:
+    store.add(record(1))
+    store.add(record(2))
+    chain = [(record(1, version=2, status="accepted"), 1), (record(1, version=3), 2)]
+    store.replace_many(chain)
+    assert store.get("h-1").version == 3
+    with pytest.raises(VersionConflict):
+        store.replace_many([(record(2, version=2), 1), (record(1, version=4), 1)])
+    assert store.get("h-2").version == 1  # the first change of the failed batch is not kept
+
+
+def test_query_filters_order_and_pages(store: Store, record: MakeRecord) -> None:
+    for n in (3, 0, 5, 1, 4, 2):  # inserted out of order: results still oldest first
+        store.add(record(n, status="accepted" if n % 2 else "pending"))
+    ids = lambda query: [r.record_id for r in store.query(query)]  # noqa: E731
+    assert ids(RecordQuery()) == [f"h-{n}" for n in range(6)]
+    assert ids(RecordQuery(status=S.accepted)) == ["h-1", "h-3", "h-5"]
+    assert ids(RecordQuery(agent="b0")) == ["h-0", "h-3"]
+    assert ids(RecordQuery(agent="a1")) == ["h-1", "h-3", "h-5"]
+    t0 = record(0).created_at
+    since, until = t0 + timedelta(minutes=2), t0 + timedelta(minutes=4)
+    assert ids(RecordQuery(since=since, until=until)) == ["h-2", "h-3"]
+    naive = RecordQuery(since=since.replace(tzinfo=None), until=until.replace(tzinfo=None))
+    assert ids(naive) == ["h-2", "h-3"]
+    assert ids(RecordQuery(limit=2, offset=1)) == ["h-1", "h-2"]
+    assert ids(RecordQuery(status=S.pending, limit=5, offset=2)) == ["h-4"]
+    assert store.count(RecordQuery(status=S.pending, limit=1)) == 3
+    assert store.count() == 6
+
+
+def test_bad_pagination_is_a_usage_error() -> None:
+    with pytest.raises(UsageError, match="limit"):
+        RecordQuery(limit=-1)
+    with pytest.raises(UsageError, match="offset"):
+        RecordQuery(offset=-3)
+
+
+def test_put_many_inserts_and_overwrites(store: Store, record: MakeRecord) -> None:
+    store.add(record(1))
+    assert store.put_many([record(1, version=5, status="failed"), record(2)]) == 2
+    assert store.get("h-1").version == 5
+    assert [r.record_id for r in store.query()] == ["h-1", "h-2"]
+
+
+def test_due_lists_overdue_live_records(store: Store, record: MakeRecord) -> None:
+    t0 = record(0).created_at
+    store.add(record(0))  # pending since t0
+    store.add(record(1, status="accepted"))  # accepted, no deadline
+    store.add(record(2, status="accepted", deadline=t0 + timedelta(minutes=3)))
+    store.add(record(3, status="completed", deadline=t0))  # finished: never due
+    due = store.due(created_before=t0 + timedelta(seconds=30), now=t0 + timedelta(minutes=3))
+    assert [r.record_id for r in due] == ["h-0", "h-2"]
+    assert store.due(created_before=t0, now=t0 + timedelta(minutes=2)) == []
+
+
+def test_manager_on_the_store_survives_concurrent_threads(store: Store) -> None:
+    manager = HandoffManager(store=store)
+    ids = [
+        manager.create_handoff(HandoffRequest(from_agent="a", to_agent="b", task_description="t"))
+        .record_id
+        for _ in range(20)
+    ]
+
+    def drive(part: list[str]) -> None:
+        for record_id in part:
+            manager.accept(record_id)
+            manager.complete(record_id, {"ok": True})
+
+    threads = [threading.Thread(target=drive, args=(ids[i::3],)) for i in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [r.version for r in store.query(RecordQuery(status=S.completed))] == [3] * 20
