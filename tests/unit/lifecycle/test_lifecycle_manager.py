@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any
 from datetime import datetime, timedelta, timezone
+from typing import Any
 
 import pytest
 
@@ -81,7 +81,8 @@ def test_illegal_move_is_a_value_error_naming_record_state_and_trigger(
 ) -> None:
     record_id = manager.create_handoff(request()).record_id
     manager.reject(record_id, "no")
-    with pytest.raises(ValueError, match=rf"handoff {record_id}: cannot accept in state 'rejected'"):
+    message = rf"handoff {record_id}: cannot accept in state 'rejected'"
+    with pytest.raises(ValueError, match=message):
         manager.accept(record_id)
     with pytest.raises(IllegalTransition):
         manager.move(record_id, "start")
@@ -123,7 +124,7 @@ def test_export_import_round_trip(manager: HandoffManager) -> None:
 
 
 def test_import_is_all_or_nothing_and_names_the_bad_item(manager: HandoffManager) -> None:
-    good = manager.export() + [manager.create_handoff(request()).model_dump(mode="json")]
+    good = [*manager.export(), manager.create_handoff(request()).model_dump(mode="json")]
     bad = dict(good[0], request={"from_agent": "a"})
     target = HandoffManager()
     with pytest.raises(RecordImportError) as caught:
