@@ -232,3 +232,65 @@ def test_todo_until_round_trip_with_nudge() -> None:
             assert len(pump.todos) == 0  # closed with the finished conversation
     run(main())
     assert "SYSTEM NOTE" in nudges[0] and "Result" in nudges[0]
+
+
+def test_a_send_into_a_queue_that_stays_full_is_an_overload_error_to_the_sender() -> None:
+    async def main() -> None:
+        release = asyncio.Event()
+        seen: list[str] = []
+
+        async def lead(payload: Any, metadata: HandlerMetadata) -> Any:
+            if isinstance(payload, Task):
+                return [HandlerResponse(Task(text=str(i)), to="worker") for i in range(3)]
+            seen.append(payload.code)
+            release.set()
+            return None
+
+        async def worker(payload: Task, metadata: HandlerMetadata) -> None:
+            await release.wait()
+
+        registry = ListenerRegistry()
+        registry.register("lead", lead, payload=Task, peers=["worker"])
+        registry.register("worker", worker, payload=Task, concurrency=1)
+        async with Pump(registry, queue_size=1, send_timeout=0.02) as pump:
+            await pump.inject("lead", {"text": "go"})
+            await pump.join()
+            assert seen == ["overload"]
+            assert pump.stats().errors == {"overload": 1}
+            assert pump.stats().handled == 4  # lead twice, worker twice: nothing vanished
+    run(main())
+
+
+def test_self_sends_when_listed_and_wrong_return_types() -> None:
+    calls: list[tuple[bool, str]] = []
+
+    async def looper(payload: Any, metadata: HandlerMetadata) -> Any:
+        calls.append((metadata.is_self_call, type(payload).__name__))
+        if isinstance(payload, SystemError):
+            return HandlerResponse.respond(Result(value=payload.code))
+        if isinstance(payload, Result):
+            return HandlerResponse.respond(payload)
+        if metadata.is_self_call:
+            return "not a response"
+        return HandlerResponse(Task(text="again"), to="looper")
+
+    async def main() -> None:
+        registry = ListenerRegistry()
+        registry.register("looper", looper, payload=[Task, Result], peers=["looper"])
+        async with Pump(registry) as pump:
+            assert await pump.request("looper", {"text": "x"}) == Result(value="contract")
+            assert pump.stats().errors == {"contract": 1}
+    run(main())
+    assert calls == [(False, "Task"), (True, "Task"), (False, "SystemError"), (True, "Result")]
+
+
+def test_a_thread_that_keeps_failing_is_aborted_to_its_caller() -> None:
+    async def stubborn(payload: Any, metadata: HandlerMetadata) -> Any:
+        return HandlerResponse(payload if isinstance(payload, Task) else Task(text="x"),
+                               to="nowhere")
+
+    async def main() -> None:
+        async with Pump(pipeline(stubborn)) as pump:
+            assert await pump.request("lead", {"text": "x"}) == Result(value="error:aborted")
+            assert pump.stats().errors == {"routing": 3, "aborted": 1}
+    run(main())
