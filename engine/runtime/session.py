@@ -110,6 +110,12 @@ class Session:
             return tuple(self._hops)
 
     @property
+    def history(self) -> tuple[tuple[str, str], ...]:
+        """Past handoffs as `(from, to)` pairs, oldest first: what the router's loop guard reads."""
+        with self._lock:
+            return tuple((hop.source, hop.target) for hop in self._hops)
+
+    @property
     def path(self) -> tuple[str, ...]:
         """Agents in the order they held the conversation, starting with the first."""
         with self._lock:

@@ -1,0 +1,252 @@
+"""`Engine`: the one object a voice or agent runtime holds.
+
+It owns the serving snapshot (hot-reloadable), a router per snapshot, the lifecycle manager
+and its store, and the event hooks. `handoff()` is route + policy + record: a refusal becomes a
+`rejected` record with its typed reason, so it is audited too. Synchronous; the async edges
+(watching) live in `watch.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from engine.config.snapshot import Snapshot
+from engine.errors import UsageError
+from engine.lifecycle import HandoffManager, HandoffRecord, HandoffRequest
+from engine.routing import RouteDecision, Router, RouteRequest
+from engine.runtime.context import build_handoff_system_vars
+from engine.runtime.hooks import Event, Hook, Hooks
+from engine.runtime.reload import Loader, Reloader, ReloadResult
+from engine.runtime.session import Session
+from engine.runtime.watch import ConfigWatcher, WatchOptions
+from engine.stores import MemoryStore, SQLiteStore, Store
+
+
+@dataclass(frozen=True, slots=True)
+class HandoffOutcome:
+    """What `Engine.handoff` did: the routing decision, the audited record, and for a routed
+    handoff the system vars to give the agent taking over."""
+
+    decision: RouteDecision
+    record: HandoffRecord
+    system_vars: Mapping[str, Any]
+
+    @property
+    def target(self) -> str | None:
+        return self.decision.target
+
+    @property
+    def accepted_by_policy(self) -> bool:
+        return self.decision.target is not None
+
+
+def _open_store(store: Store | str | Path | None) -> Store:
+    if store is None:
+        return MemoryStore()
+    if isinstance(store, (str, Path)):
+        return SQLiteStore(store)
+    return store
+
+
+class Engine:
+    """Routes handoffs and tracks their records on a hot-reloadable config.
+
+    `Engine("configs/banking", store="handoffs.sqlite")` loads the config (raising
+    `ConfigError` if it is invalid) and opens a SQLite store; without `store` records are kept
+    in memory. Use it as a context manager, or call `close()`.
+    """
+
+    def __init__(
+        self,
+        config: str | Path,
+        *,
+        store: Store | str | Path | None = None,
+        actor: str = "engine",
+        load: Loader | None = None,
+    ) -> None:
+        self.hooks = Hooks()
+        self._reloader = Reloader(config, load=load, hooks=self.hooks)
+        self._router = Router(self._reloader.current)
+        policies = self.snapshot.config.engine.policies
+        self.manager = HandoffManager(
+            store=_open_store(store), pending_timeout_s=policies.pending_timeout_s, actor=actor
+        )
+        self.hooks.add("config_reloaded", self._on_reload)
+
+    # -- config ----------------------------------------------------------------------------
+    @property
+    def snapshot(self) -> Snapshot:
+        """The snapshot serving now. Hold on to it to see one consistent config."""
+        return self._reloader.current
+
+    @property
+    def version(self) -> str:
+        return self._reloader.current.version
+
+    @property
+    def reloader(self) -> Reloader:
+        return self._reloader
+
+    def reload(self, *, force: bool = False) -> ReloadResult:
+        """Re-read the config now; an invalid one is rejected and the old one keeps serving."""
+        return self._reloader.reload(force=force)
+
+    def watcher(self, *, options: WatchOptions | None = None) -> ConfigWatcher:
+        """A watcher that hot-reloads this engine (`with` for a thread, `async with` for a task)."""
+        return ConfigWatcher(self._reloader, options=options or WatchOptions())
+
+    def on(self, event: str, hook: Hook) -> None:
+        """Call `hook(Event)` on `handoff_created`, `handoff_moved`, `config_reloaded` or
+        `config_rejected`. Sync and async callables both work."""
+        self.hooks.add(event, hook)
+
+    def _on_reload(self, event: Event) -> None:
+        timeout = self.snapshot.config.engine.policies.pending_timeout_s
+        self.manager.pending_timeout = timedelta(seconds=timeout)
+
+    def router(self) -> Router:
+        """The router of the serving snapshot (built once per snapshot)."""
+        router, snapshot = self._router, self._reloader.current
+        if router.snapshot is not snapshot:
+            router = self._router = Router(snapshot)
+        return router
+
+    # -- sessions and routing --------------------------------------------------------------
+    def session(
+        self,
+        *,
+        session_id: str | None = None,
+        active_agent: str | None = None,
+        system_vars: Mapping[str, Any] | None = None,
+    ) -> Session:
+        """A new conversation, starting on `active_agent` or the config's entry agent."""
+        return Session(
+            lambda: self._reloader.current,
+            session_id=session_id, active_agent=active_agent, system_vars=system_vars,
+        )
+
+    def route(self, request: RouteRequest, *, session: Session | None = None) -> RouteDecision:
+        """Decide who takes `request` without creating a record (what `--explain` shows)."""
+        history = session.history if session is not None else ()
+        return self.router().route(request, history=history)
+
+    def handoff(
+        self,
+        text: str = "",
+        *,
+        session: Session | None = None,
+        sender: str | None = None,
+        tool: str | None = None,
+        target: str | None = None,
+        context: Mapping[str, Any] | None = None,
+        priority: int = 5,
+        deadline: datetime | None = None,
+        tool_args: Mapping[str, Any] | None = None,
+        tool_result: Mapping[str, Any] | None = None,
+        actor: str | None = None,
+    ) -> HandoffOutcome:
+        """Route a handoff and record it. With a `session`, the sender defaults to its active
+        agent, the session's history feeds the loop guard, a routed handoff moves the session
+        to its target, and `tool` is resolved through the session's handoff map."""
+        sender = sender or (session.active_agent if session is not None else None)
+        if sender is None:
+            raise UsageError("handoff needs a sender or a session")
+        if session is not None and tool is not None and target is None:
+            target = session.get_handoff_target(tool)
+        request = RouteRequest(
+            sender=sender, text=text, tool=tool, target=target,
+            context=dict(context or {}), priority=priority,
+        )
+        decision = self.route(request, session=session)
+        record = self._record(decision, deadline=deadline, actor=actor)
+        system_vars: Mapping[str, Any] = {}
+        if decision.target is not None:
+            if session is not None:
+                returning = decision.target == session.previous_agent
+                session.record_hop(decision.target, record_id=record.record_id, returning=returning)
+            system_vars = self._system_vars(decision, session, text, tool_args, tool_result)
+        self.hooks.emit(Event("handoff_created", {"record": record, "decision": decision}))
+        return HandoffOutcome(decision, record, system_vars)
+
+    def _record(
+        self, decision: RouteDecision, *, deadline: datetime | None, actor: str | None
+    ) -> HandoffRecord:
+        request = decision.request
+        wanted = decision.target or request.target or ""
+        record = self.manager.create_handoff(
+            HandoffRequest(
+                from_agent=request.sender, to_agent=wanted, task_description=request.text,
+                context=dict(request.context), priority=request.priority, deadline=deadline,
+            ),
+            config_version=decision.config_version, actor=actor,
+        )
+        if decision.target is None:
+            reason = decision.rejection.value if decision.rejection else "no_route"
+            record = self.manager.reject(record.record_id, f"{reason}: {decision.detail}",
+                                         actor=actor or "policy")
+        return record
+
+    def _system_vars(
+        self,
+        decision: RouteDecision,
+        session: Session | None,
+        text: str,
+        tool_args: Mapping[str, Any] | None,
+        tool_result: Mapping[str, Any] | None,
+    ) -> dict[str, Any]:
+        assert decision.target is not None
+        agent = self.snapshot.agents[decision.target]
+        system_vars = build_handoff_system_vars(
+            source_agent=decision.request.sender,
+            target_agent=decision.target,
+            tool_result=tool_result or {"handoff_context": dict(decision.request.context)},
+            tool_args=tool_args or {},
+            current_system_vars=session.system_vars if session is not None else {},
+            user_last_utterance=text or None,
+            policy=agent.context,
+        )
+        greeting = agent.metadata.get("greeting")
+        if isinstance(greeting, str):
+            system_vars["greeting"] = greeting
+        if session is not None:
+            session.system_vars.update(system_vars)
+        return system_vars
+
+    # -- lifecycle moves (the manager's, plus events) ---------------------------------------
+    def accept(self, record_id: str, *, actor: str | None = None) -> HandoffRecord:
+        return self._moved(self.manager.accept(record_id, actor=actor))
+
+    def start(self, record_id: str, *, actor: str | None = None) -> HandoffRecord:
+        return self._moved(self.manager.start(record_id, actor=actor))
+
+    def complete(
+        self, record_id: str, result: Mapping[str, Any], *, actor: str | None = None
+    ) -> HandoffRecord:
+        return self._moved(self.manager.complete(record_id, dict(result), actor=actor))
+
+    def reject(self, record_id: str, reason: str, *, actor: str | None = None) -> HandoffRecord:
+        return self._moved(self.manager.reject(record_id, reason, actor=actor))
+
+    def fail(self, record_id: str, reason: str, *, actor: str | None = None) -> HandoffRecord:
+        return self._moved(self.manager.fail(record_id, reason, actor=actor))
+
+    def cancel(self, record_id: str, reason: str, *, actor: str | None = None) -> HandoffRecord:
+        return self._moved(self.manager.cancel(record_id, reason, actor=actor))
+
+    def _moved(self, record: HandoffRecord) -> HandoffRecord:
+        self.hooks.emit(Event("handoff_moved", {"record": record}))
+        return record
+
+    # -- resources -------------------------------------------------------------------------
+    def close(self) -> None:
+        self.manager.store.close()
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
