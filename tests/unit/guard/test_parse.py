@@ -1,0 +1,124 @@
+"""parse_json on what models really send: fences, chat, broken and cut-off JSON."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.errors import ParseError
+from engine.guard import ParseResult, parse_json
+
+CLEAN = [
+    ('{"a": 1}', {"a": 1}),
+    ("\ufeff{\"a\": 1}", {"a": 1}),
+    ("  [1, 2]\n", [1, 2]),
+    ("42", 42),
+    ('```json\n{"a": 1}\n```', {"a": 1}),
+    ('```\n{"a": 1}\n```', {"a": 1}),
+    ('Sure! Here you go:\n```json\n{"a": [1, 2]}\n```\nAnything else?', {"a": [1, 2]}),
+    ('The answer is {"a": {"b": "}"}} as requested.', {"a": {"b": "}"}}),
+    ("Here's it: {\"a\": \"it's\"} ok", {"a": "it's"}),
+]
+
+REPAIRED = [
+    ('{"a": 1, "b": 2,}', {"a": 1, "b": 2}),
+    ('{"a": [1, 2, 3,],}', {"a": [1, 2, 3]}),
+    ("{'a': 'x', 'b': 'y'}", {"a": "x", "b": "y"}),
+    ("{a: 1, b_c: 'two'}", {"a": 1, "b_c": "two"}),
+    ('{"a": 1, // note\n "b": /* two */ 2}', {"a": 1, "b": 2}),
+    ('{"a": True, "b": None, "c": False}', {"a": True, "b": None, "c": False}),
+    ('{"a": "line\nbreak"}', {"a": "line\nbreak"}),
+    ('{"a": 1 "b": 2}', {"a": 1, "b": 2}),
+    ("{'a': \"\\u00e9\\n\"}x", {"a": "é\n"}),
+]
+
+TRUNCATED = [
+    ('{"name": "ada", "tags": ["a",', {"name": "ada", "tags": ["a"]}),
+    ('{"a": {"b": [1, 2, "thr', {"a": {"b": [1, 2, "thr"]}}),
+    ('{"a": 1, "b": ', {"a": 1}),
+    ('{"a": 1, "b', {"a": 1}),
+    ('[{"a": 1}, {"b"', [{"a": 1}, {}]),
+    ('```json\n{"a": [1, 2', {"a": [1, 2]}),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CLEAN)
+def test_clean_json_is_not_flagged(text: str, expected: Any) -> None:
+    assert parse_json(text) == expected
+    assert parse_json(text, detailed=True) == ParseResult(expected, False, False)
+
+
+@pytest.mark.parametrize(("text", "expected"), REPAIRED)
+def test_common_breakage_is_repaired(text: str, expected: Any) -> None:
+    assert parse_json(text, detailed=True) == ParseResult(expected, truncated=False,
+                                                           repaired=True)
+
+
+@pytest.mark.parametrize(("text", "expected"), TRUNCATED)
+def test_cut_off_output_is_closed_and_flagged(text: str, expected: Any) -> None:
+    assert parse_json(text, detailed=True) == ParseResult(expected, truncated=True,
+                                                           repaired=True)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "col"),
+    [("not json at all", 1, 1), ("", 1, 1), ("\n\n  nothing { here", 3, 3), ("]]", 1, 1),
+     ("{{{{", 1, 2), ("{:}", 1, 2)],
+)
+def test_no_json_raises_located_parse_error(text: str, line: int, col: int) -> None:
+    with pytest.raises(ParseError) as caught:
+        parse_json(text)
+    assert (caught.value.line, caught.value.col) == (line, col)
+    assert isinstance(caught.value, ValueError)
+    assert f"line {line}, column {col}" in str(caught.value)
+
+
+def test_preview_shows_the_text_near_the_error() -> None:
+    with pytest.raises(ParseError) as caught:
+        parse_json("I refuse to answer that question")
+    assert caught.value.preview.startswith("I refuse")
+
+
+@pytest.mark.parametrize("value", [None, 42, b'{"a": 1}', {"a": 1}])
+def test_non_strings_raise_parse_error(value: Any) -> None:
+    with pytest.raises(ParseError, match=type(value).__name__):
+        parse_json(value)
+
+
+def test_absurd_nesting_is_a_parse_error_not_a_crash() -> None:
+    with pytest.raises(ParseError):
+        parse_json("{a: " * 2000)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner,
+                                                                max_size=4),
+    max_leaves=20,
+)
+json_documents = st.dictionaries(st.text(max_size=6), json_values, max_size=5)
+
+
+@given(json_documents, st.sampled_from(["{}", "Here: {} Done.", "```json\n{}\n```"]))
+def test_valid_json_round_trips_through_any_wrapper(document: dict[str, Any], wrap: str) -> None:
+    text = wrap.replace("{}", json.dumps(document), 1)
+    assert parse_json(text) == document
+
+
+@given(json_documents, st.data())
+def test_any_cut_of_valid_json_parses_or_raises_parse_error(
+    document: dict[str, Any], data: st.DataObject
+) -> None:
+    text = json.dumps(document)
+    cut = data.draw(st.integers(min_value=1, max_value=len(text)))
+    try:
+        result = parse_json(text[:cut], detailed=True)
+    except ParseError:
+        return
+    assert isinstance(result.data, dict | list | str | int | float | bool | type(None))
+    if cut < len(text):
+        assert result.truncated or result.data is not None
