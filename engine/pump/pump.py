@@ -10,9 +10,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from types import TracebackType
-from typing import Any
+from typing import Any, Protocol
 
 from engine.errors import UsageError
 from engine.pump.contract import HandlerMetadata, HandlerResult, SystemError
@@ -24,6 +24,16 @@ from engine.pump.todos import TodoRegistry
 log = logging.getLogger("engine.pump")
 
 ReplyCallback = Callable[[str, Any, str], None]
+
+
+class HandoffBridgeLike(Protocol):
+    """What the pump tells a handoff recorder (see `engine.pump.bridge.HandoffBridge`)."""
+
+    def sent(self, env: Envelope) -> None: ...
+    def started(self, env: Envelope) -> None: ...
+    def settled(self, env: Envelope, outcome: Outcome) -> None: ...
+    def ended(self, thread_ids: Iterable[str]) -> None: ...
+    def shutdown(self) -> None: ...
 
 
 class Pump:
@@ -43,6 +53,7 @@ class Pump:
         send_timeout: float = 5.0,
         limits: Limits | None = None,
         on_reply: ReplyCallback | None = None,
+        bridge: HandoffBridgeLike | None = None,
     ) -> None:
         if queue_size < 1:
             raise UsageError(f"queue_size must be >= 1, got {queue_size}")
@@ -51,6 +62,7 @@ class Pump:
         self._queue_size = queue_size
         self._send_timeout = send_timeout
         self._on_reply = on_reply
+        self._bridge = bridge
         self._queues: dict[str, asyncio.Queue[Envelope]] = {}
         self._workers: list[asyncio.Task[None]] = []
         self._spills: dict[asyncio.Task[None], Envelope] = {}
@@ -152,6 +164,8 @@ class Pump:
                     retry_allowed=False,
                 ))
         self._waiters.clear()
+        if self._bridge is not None:
+            self._bridge.shutdown()
         return ShutdownReport(not left, tuple(left), self.stats())
 
     def _open(self, target: str, payload: Any, sender: str) -> Envelope:
@@ -182,6 +196,8 @@ class Pump:
             self._counters.dropped["terminated"] += 1
             return
         metadata = router.metadata(listener, env)
+        if self._bridge is not None:
+            self._bridge.started(env)
         try:
             result = await _call(listener, env.payload, metadata)
         except asyncio.TimeoutError:
@@ -196,13 +212,18 @@ class Pump:
             outcome = router.route(listener, env, result)
         self._counters.handled += 1
         await self._apply(listener, env, outcome)
+        if self._bridge is not None:
+            self._bridge.settled(env, outcome)
 
     async def _apply(self, listener: Listener, origin: Envelope, outcome: Outcome) -> None:
         self._counters.add(outcome.errors, outcome.dropped)
         for env in outcome.envelopes:
             if env.external:
                 self._reply_out(env)
-            elif not await self._enqueue(env):
+            elif await self._enqueue(env):
+                if env.forward and self._bridge is not None:
+                    self._bridge.sent(env)
+            else:
                 self._router.threads.terminate(env.thread_id)
                 self._counters.errors["overload"] += 1
                 error = SystemError(code="overload", message="The target is busy; retry later.")
@@ -259,7 +280,9 @@ class Pump:
             self._conversations[root] = left
         else:
             del self._conversations[root]
-            self._router.end_conversation(root)
+            removed = self._router.end_conversation(root)
+            if self._bridge is not None and self._state != "stopped":
+                self._bridge.ended(removed)
             waiter = self._waiters.pop(root, None)
             if waiter is not None and not waiter.done() and self._state != "stopped":
                 waiter.set_result(None)

@@ -44,12 +44,16 @@ class Envelope:
 @dataclass(slots=True)
 class Outcome:
     """What one handler call produced: envelopes to deliver, SystemError codes raised,
-    reasons for dropped messages, and the threads it terminated."""
+    reasons for dropped messages, the threads it terminated, and how the handler's own thread
+    ended: `failure` (a SystemError code) or `replied` with `reply` (after `.respond()`)."""
 
     envelopes: list[Envelope] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)
     terminated: tuple[str, ...] = ()
+    replied: bool = False
+    reply: Any = None
+    failure: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,13 +90,13 @@ class Router:
         thread_id = self.threads.start(sender, target)
         return Envelope(target, sender, thread_id, value, thread_id)
 
-    def end_conversation(self, root: str) -> int:
+    def end_conversation(self, root: str) -> tuple[str, ...]:
         """Forget every thread and watcher of a finished conversation; returns threads removed."""
         removed = self.threads.terminate(root)
         self.todos.close_threads(removed)
         for thread_id in removed:
             self._strikes.pop(thread_id, None)
-        return len(removed)
+        return removed
 
     def metadata(self, listener: Listener, env: Envelope) -> HandlerMetadata:
         """The trustworthy context of one handler call; also feeds the todo watchers."""
@@ -152,6 +156,7 @@ class Router:
         error = SystemError(code=code, message=message, retry_allowed=retry_allowed)
         outcome.errors.append(code)
         self._reply(listener, env, error, outcome)
+        outcome.failure = code
 
     def _route_many(
         self, listener: Listener, env: Envelope, results: Sequence[Any], outcome: Outcome
@@ -227,6 +232,7 @@ class Router:
                                       f"response to your caller rejected: {e.reason}")
                 return
         self._reply(listener, env, value, outcome)
+        outcome.replied, outcome.reply = True, value
 
     def _reply(self, listener: Listener, env: Envelope, value: Any, outcome: Outcome) -> None:
         pruned = self.threads.prune(env.thread_id)
