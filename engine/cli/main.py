@@ -15,7 +15,9 @@ from types import ModuleType
 
 from engine.errors import EngineError, UsageError
 
-COMMAND_MODULES: tuple[str, ...] = ("check", "records", "schema", "validate")
+COMMAND_MODULES: tuple[str, ...] = (
+    "check", "records", "schema", "validate", "route", "cases", "graph",
+)
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1

@@ -1,0 +1,154 @@
+"""`handoff route PATH --from AGENT [...] "task text"`: route one request and show why.
+
+Loads the set with the runtime's loader, builds one `RouteRequest` from the arguments and
+prints the `RouteDecision` (text or json). Exit 0 routed, 1 refused or bad config, 2 usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from engine.config.loader import load_config
+from engine.config.snapshot import Snapshot
+from engine.errors import UsageError
+from engine.routing import Hop, RouteDecision, Router, RouteRequest
+
+NAME = "route"
+HELP = "Route one handoff request through a config set and explain the decision."
+FORMATS = ("text", "json")
+
+
+class _IntermixedParser(argparse.ArgumentParser):
+    """Lets the task text come after the options (`PATH --from A "text"`): plain argparse
+    binds every positional at its first run of positionals and would leave the text over."""
+
+    _parsing = False
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        if self._parsing:
+            return super().parse_known_args(args, namespace)
+        self._parsing = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._parsing = False
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.__class__ = _IntermixedParser
+    parser.add_argument("path", metavar="PATH", help="an engine.yaml or a folder holding one")
+    parser.add_argument("text", nargs="*", metavar="TEXT", help="the task text (quote it)")
+    parser.add_argument("--from", dest="sender", required=True, metavar="AGENT",
+                        help="the agent handing off")
+    parser.add_argument("--tool", metavar="NAME",
+                        help="the handoff tool the sender's model called, if any")
+    parser.add_argument("--context", action="append", default=[], metavar="KEY=VALUE",
+                        help="a context value (repeatable); JSON scalars are typed: n=3, ok=true")
+    parser.add_argument("--priority", type=int, default=5, metavar="N",
+                        help="request priority 1-10 (default: 5)")
+    parser.add_argument("--capability", action="append", default=[], metavar="NAME",
+                        help="a capability asked for explicitly (repeatable)")
+    parser.add_argument("--hop", action="append", default=[], metavar="FROM:TO",
+                        help="a past handoff of the session, oldest first (repeatable)")
+    parser.add_argument("--explain", action="store_true",
+                        help="show every candidate, its score and why it was dropped")
+    parser.add_argument("--format", choices=FORMATS, default="text",
+                        help="output format (default: text)")
+
+
+def parse_context(items: Sequence[str]) -> dict[str, Any]:
+    """`["tier=gold", "n=3"]` -> `{"tier": "gold", "n": 3}`; JSON scalars keep their type."""
+    context: dict[str, Any] = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"--context {item!r}: expected KEY=VALUE")
+        try:
+            value: Any = json.loads(raw)
+        except ValueError:
+            value = raw
+        context[key.strip()] = raw if isinstance(value, (dict, list)) else value
+    return context
+
+
+def parse_hops(items: Sequence[str]) -> tuple[Hop, ...]:
+    hops = []
+    for item in items:
+        source, sep, target = item.partition(":")
+        if not sep or not source or not target:
+            raise UsageError(f"--hop {item!r}: expected FROM:TO")
+        hops.append((source, target))
+    return tuple(hops)
+
+
+def check_request(snapshot: Snapshot, request: RouteRequest) -> None:
+    """Usage errors for names the config set does not know and for out-of-range values."""
+    agents = snapshot.agents
+    if request.sender not in agents:
+        raise UsageError(f"--from {request.sender!r}: unknown agent; known: {', '.join(agents)}")
+    tables = snapshot.tables
+    rule_tools = tables.rule_tools if tables is not None else frozenset()
+    if request.tool is not None and not (
+        snapshot.is_handoff_tool(request.tool) or request.tool in rule_tools
+    ):
+        known = ", ".join(sorted({*snapshot.handoff_map, *rule_tools})) or "none"
+        raise UsageError(f"--tool {request.tool!r}: unknown tool; known: {known}")
+    if not 1 <= request.priority <= 10:
+        raise UsageError(f"--priority {request.priority}: must be between 1 and 10")
+
+
+def _dropped(decision: RouteDecision) -> str:
+    return f"refused ({decision.rejection.value if decision.rejection else 'no_route'})"
+
+
+def render_text(decision: RouteDecision, *, explain: bool) -> str:
+    """One line (target and layer), or with `explain` the whole decision."""
+    if decision.target is None:
+        head = f"{_dropped(decision)}: {decision.detail}"
+    else:
+        layer = decision.layer.value if decision.layer else "-"
+        head = f"{decision.target} (layer: {layer}; {decision.detail})"
+    if not explain:
+        return head
+    lines = [head]
+    if decision.rule:
+        lines.append(f"  rule:         {decision.rule}")
+    lines.append(f"  keywords:     {', '.join(decision.matched_keywords) or '-'}")
+    lines.append(f"  capabilities: {', '.join(decision.matched_capabilities) or '-'}")
+    lines.append("  candidates:" + ("" if decision.candidates else " none"))
+    for n, candidate in enumerate(decision.candidates, 1):
+        rule = f" rule={candidate.rule}" if candidate.rule else ""
+        why = "chosen" if candidate.dropped is None else f"dropped: {candidate.dropped.value}"
+        lines.append(f"    {n}. {candidate.agent} [{candidate.layer.value}{rule}"
+                     f" score={candidate.score}] {why}")
+    for request in decision.dropped_requests:
+        lines.append(f"  dropped request: tool={request.tool} text={request.text!r}")
+    lines.append(f"  config version: {decision.config_version}")
+    return "\n".join(lines)
+
+
+def execute(args: argparse.Namespace) -> int:
+    request = RouteRequest(
+        sender=args.sender,
+        text=" ".join(args.text),
+        tool=args.tool,
+        context=parse_context(args.context),
+        priority=args.priority,
+        capabilities=tuple(args.capability),
+    )
+    history = parse_hops(args.hop)
+    if not request.text.strip():
+        raise UsageError("the task text is empty; pass it as the last argument")
+    snapshot = load_config(args.path)
+    check_request(snapshot, request)
+    decision = Router(snapshot).route(request, history=history)
+    if args.format == "json":
+        print(json.dumps(decision.to_dict(), indent=2))
+    else:
+        print(render_text(decision, explain=args.explain))
+    return 0 if decision.routed else 1
