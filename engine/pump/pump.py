@@ -262,8 +262,8 @@ class Pump:
         elif self._on_reply is not None:
             self._on_reply(env.to, env.payload, env.thread_id)
         else:
-            self._counters.dropped["late_reply"] += 1
-            log.info("reply to %s on a finished conversation was not collected", env.to)
+            self._counters.dropped["uncollected_reply"] += 1
+            log.info("reply to %s was not collected (no waiter, no on_reply)", env.to)
             return
         self._counters.replies += 1
 

@@ -16,7 +16,8 @@ from typing import Any
 class PumpStats:
     """A snapshot of the pump's counters. `errors` counts SystemErrors by code; `dropped`
     counts messages that were not delivered by reason (`terminated`: their thread ended
-    first; `late_reply`: the conversation's initiator already had its reply; `shutdown`)."""
+    first; `uncollected_reply`: a reply to an outside sender that nobody collects (an `inject`
+    without `on_reply`, or a `request` that already timed out); `shutdown`)."""
 
     injected: int
     handled: int

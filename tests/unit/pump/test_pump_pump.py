@@ -294,3 +294,13 @@ def test_a_thread_that_keeps_failing_is_aborted_to_its_caller() -> None:
             assert await pump.request("lead", {"text": "x"}) == Result(value="error:aborted")
             assert pump.stats().errors == {"routing": 3, "aborted": 1}
     run(main())
+
+
+def test_a_reply_nobody_collects_is_counted_not_lost_silently() -> None:
+    async def main() -> None:
+        async with Pump(pipeline()) as pump:
+            await pump.inject("lead", {"text": "x"})
+            await pump.join()
+            assert pump.stats().dropped == {"uncollected_reply": 1}
+            assert pump.stats().replies == 0
+    run(main())
