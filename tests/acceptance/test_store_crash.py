@@ -1,0 +1,122 @@
+"""Durability and concurrency of the SQLite store with real processes: a writer killed with
+SIGKILL loses no acknowledged move, and two writers on one file never break the lifecycle."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.lifecycle import HandoffManager, HandoffRecord, HandoffRequest
+from engine.lifecycle.table import CREATE, destination
+from engine.lifecycle.table import Trigger as T
+from engine.stores import SQLiteStore
+
+WRITER = """
+import sys
+from engine.lifecycle import HandoffManager, HandoffRequest
+from engine.stores import SQLiteStore
+
+manager = HandoffManager(store=SQLiteStore(sys.argv[1]), actor="writer")
+request = HandoffRequest(from_agent="a", to_agent="b", task_description="crash me")
+while True:
+    record = manager.create_handoff(request)
+    print("ACK", record.record_id, record.version, flush=True)
+    for move in (manager.accept, manager.start):
+        record = move(record.record_id)
+        print("ACK", record.record_id, record.version, flush=True)
+    record = manager.complete(record.record_id, {"n": record.version})
+    print("ACK", record.record_id, record.version, flush=True)
+"""
+
+RACER = """
+import random, sys
+from engine.errors import IllegalTransition
+from engine.lifecycle import HandoffManager
+from engine.stores import SQLiteStore
+
+name, ids = sys.argv[2], sys.argv[3:]
+manager = HandoffManager(store=SQLiteStore(sys.argv[1]), actor=name, retries=50)
+rng = random.Random(name)
+for _ in range(6):
+    for record_id in rng.sample(ids, len(ids)):
+        trigger = rng.choice(["accept", "start", "complete", "fail", "reject", "cancel"])
+        try:
+            record = manager.move(record_id, trigger, reason=name, result={"by": name})
+        except IllegalTransition:
+            continue
+        print("OK", record_id, trigger, record.version, flush=True)
+"""
+
+
+def _legal_history(record: HandoffRecord) -> bool:
+    first, *rest = record.history
+    if (first.from_, first.trigger) != (None, CREATE) or len(record.history) != record.version:
+        return False
+    previous = first.to
+    for move in rest:
+        if move.from_ != previous or destination(move.from_, T(move.trigger)) != move.to:
+            return False
+        previous = move.to
+    return previous == record.status
+
+
+@pytest.mark.slow
+def test_sigkill_loses_no_acknowledged_move(tmp_path: Path) -> None:
+    path = tmp_path / "records.db"
+    SQLiteStore(path).close()  # schema first, so the child starts moving at once
+    child = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(path)], stdout=subprocess.PIPE, text=True
+    )
+    assert child.stdout is not None
+    acked: dict[str, int] = {}
+    for line in child.stdout:
+        _, record_id, version = line.split()
+        acked[record_id] = int(version)
+        if len(acked) >= 60:
+            break
+    os.kill(child.pid, signal.SIGKILL)
+    rest, _ = child.communicate(timeout=30)
+    for line in rest.splitlines():  # printed before the kill but not read yet
+        _, record_id, version = line.split()
+        acked[record_id] = int(version)
+    assert child.returncode == -signal.SIGKILL
+    with SQLiteStore(path) as store:
+        stored = {record.record_id: record for record in store.query()}
+    assert set(acked) <= set(stored)
+    for record_id, version in acked.items():
+        assert stored[record_id].version >= version
+        assert _legal_history(stored[record_id])
+
+
+@pytest.mark.slow
+def test_two_processes_moving_the_same_records(tmp_path: Path) -> None:
+    path = tmp_path / "records.db"
+    manager = HandoffManager(store=SQLiteStore(path))
+    request = HandoffRequest(from_agent="a", to_agent="b", task_description="contested")
+    ids = [manager.create_handoff(request).record_id for _ in range(25)]
+    racers = [
+        subprocess.Popen(
+            [sys.executable, "-c", RACER, str(path), name, *ids],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        for name in ("left", "right")
+    ]
+    outputs = [racer.communicate(timeout=120) for racer in racers]
+    for racer, (_, err) in zip(racers, outputs, strict=True):
+        assert racer.returncode == 0, err
+    records = {record_id: manager.get(record_id) for record_id in ids}
+    acks = 0
+    for name, (out, _) in zip(("left", "right"), outputs, strict=True):
+        for line in out.splitlines():
+            _, record_id, trigger, version = line.split()
+            move = records[record_id].history[int(version) - 1]  # the acknowledged move is kept
+            assert (move.trigger, move.actor) == (trigger, name)
+            acks += 1
+    assert all(_legal_history(record) for record in records.values())
+    assert acks == sum(record.version - 1 for record in records.values())  # no lost move
+    assert {move.actor for r in records.values() for move in r.history[1:]} == {"left", "right"}
