@@ -1,0 +1,108 @@
+"""`handoff schema` and `handoff validate` as real processes: output, formats, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+ERROR_YAML = """\
+code: 301
+category: planning
+message: ""
+severity: error
+timestamp: "2024-05-01"
+"""
+GOOD_YAML = """\
+# yaml-language-server: $schema=../schemas/specs/agent_error_taxonomy_v1.json
+code: 201
+category: tool_execution
+message: tool timed out
+severity: error
+"""
+CAPSULE = {
+    "capsule_id": "capsule_" + "B" * 26, "schema_version": "1.0.0",
+    "created_at": "2024-05-01T12:00:05Z",
+    "agent": {"agent_id": "a", "agent_name": "A"},
+    "run": {"run_id": "r", "trigger": "test", "started_at": "2024-05-01T12:00:00Z"},
+    "execution_trace": [{"step_index": 1, "step_type": "planning",
+                         "started_at": "2024-05-01T12:00:00Z",
+                         "ended_at": "2024-05-01T12:00:01Z"}],
+    "environment": {"environment": "staging", "sandbox_tier": "none"},
+    "outcome": {"status": "success"},
+}
+
+
+def handoff(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "engine", *args], capture_output=True,
+                          text=True, timeout=60, check=False)
+
+
+def test_schema_list_and_show() -> None:
+    listed = handoff("schema", "list")
+    assert listed.returncode == 0
+    assert [line.split()[0] for line in listed.stdout.splitlines()] == [
+        "agent_capability_v1", "agent_error_taxonomy_v1", "capsule_format_v1",
+        "tool_canonical_ir_v1"]
+    shown = handoff("schema", "show", "capsule_format_v1")
+    assert shown.returncode == 0
+    assert json.loads(shown.stdout)["title"] == "Run capsule v1"
+
+
+def test_unknown_schema_names_are_usage_errors() -> None:
+    done = handoff("validate", "nope", "x.yaml")
+    assert done.returncode == 2
+    assert "no canonical schema named 'nope'" in done.stderr
+    assert "capsule_format_v1" in done.stderr and done.stdout == ""
+
+
+def test_validate_clean_file_exits_0(write_files: Callable[[dict[str, str]], Path]) -> None:
+    folder = write_files({"good.yaml": GOOD_YAML})
+    done = handoff("validate", "agent_error_taxonomy_v1", str(folder / "good.yaml"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "0 error(s)" in done.stdout
+
+
+def test_validate_reports_every_issue_located(
+    write_files: Callable[[dict[str, str]], Path]
+) -> None:
+    folder = write_files({"bad.yaml": ERROR_YAML, "good.yaml": GOOD_YAML})
+    bad, good = str(folder / "bad.yaml"), str(folder / "good.yaml")
+    done = handoff("validate", "agent_error_taxonomy_v1", bad, good, str(folder / "gone.yml"))
+    assert done.returncode == 1
+    lines = done.stdout.splitlines()
+    assert f"{bad}:2:11: error[enum] $.category: 'context' was expected" in lines
+    assert f"{bad}:3:10: error[schema] $.message: '' should be non-empty" in lines
+    assert f"{bad}:5:12: error[format] $.timestamp: '2024-05-01' is not a 'date-time'" in lines
+    assert any(line.startswith(f"{folder / 'gone.yml'}: error[file-not-found]") for line in lines)
+    assert lines[-1] == "4 error(s), 0 warning(s)"
+    assert good not in done.stdout
+
+
+def test_validate_json_file_with_model_only_rule(
+    write_files: Callable[[dict[str, str]], Path]
+) -> None:
+    folder = write_files({"capsule.json": json.dumps(CAPSULE, indent=2)})
+    done = handoff("validate", "capsule_format_v1", str(folder / "capsule.json"),
+                   "--format", "json")
+    assert done.returncode == 1
+    report = json.loads(done.stdout)
+    assert report["errors"] == 1
+    (found,) = report["issues"]
+    assert found["json_path"] == "$" and "0-based and contiguous" in found["message"]
+    assert found["line"] >= 1 and found["col"] >= 1
+
+
+def test_validate_github_annotations(write_files: Callable[[dict[str, str]], Path]) -> None:
+    folder = write_files({"bad.yaml": ERROR_YAML})
+    done = handoff("validate", "agent_error_taxonomy_v1", str(folder / "bad.yaml"),
+                   "--format", "github")
+    assert done.returncode == 1
+    assert all(line.startswith("::error file=") for line in done.stdout.splitlines())
+    assert ",line=5,col=12,title=format::" in done.stdout
