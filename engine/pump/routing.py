@@ -192,13 +192,8 @@ class Router:
                 return
             self._respond(listener, env, response.payload, outcome)
             return
-        target = response.to
-        if not isinstance(target, str) or not listener.may_send_to(target) or (
-            target not in self.registry and target not in SYSTEM_LISTENERS
-        ):
-            log.warning("blocked send %s -> %r on chain %s (peers: %s)", listener.name, target,
-                        list(self.threads.chain(env.thread_id)),
-                        "*" if listener.peers is None else list(listener.peers))
+        target = self._deliverable(listener, env, response.to)
+        if target is None:
             self._error_to_sender(listener, env, outcome, "routing", ROUTING_ERROR.message)
             return
         if target in SYSTEM_LISTENERS:
@@ -220,6 +215,17 @@ class Router:
         outcome.envelopes.append(
             Envelope(target, listener.name, child, payload, env.root, forward=True)
         )
+
+    def _deliverable(self, listener: Listener, env: Envelope, target: object) -> str | None:
+        """The target if the peer rule allows it and it exists; a refusal is logged in detail."""
+        if isinstance(target, str) and listener.may_send_to(target) and (
+            target in self.registry or target in SYSTEM_LISTENERS
+        ):
+            return target
+        log.warning("blocked send %s -> %r on chain %s (peers: %s)", listener.name, target,
+                    list(self.threads.chain(env.thread_id)),
+                    "*" if listener.peers is None else list(listener.peers))
+        return None
 
     def _respond(self, listener: Listener, env: Envelope, value: Any, outcome: Outcome) -> None:
         chain = self.threads.chain(env.thread_id)

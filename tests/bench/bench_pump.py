@@ -116,13 +116,17 @@ async def run_xml_pipeline(n: int, window: int) -> Run:
             name=name, payload_class_path="", handler_path="", description=name,
             peers=[target] if target else [], payload_class=XHop, handler=make(target),
         ))
-    pump = StreamPump(config)
+    return await _drive_xml_pipeline(StreamPump(config), XHop, rec)
+
+
+async def _drive_xml_pipeline(pump: Any, hop: Any, rec: Recorder) -> Run:
+    """Inject `rec.n` envelopes into a.* (as the seed's console would) and time the chain."""
     pump.register_all()
     runner = asyncio.create_task(pump.run())
     start = time.perf_counter()
-    for seq in range(n):
+    for seq in range(rec.n):
         await rec.window.acquire()
-        envelope = pump._wrap_in_envelope(XHop(seq=seq, sent=time.perf_counter()),
+        envelope = pump._wrap_in_envelope(hop(seq=seq, sent=time.perf_counter()),
                                           "client", "a", str(uuid.uuid4()))
         await pump.inject(envelope, thread_id=str(uuid.uuid4()), from_id="client")
     await asyncio.wait_for(rec.done.wait(), 300)
