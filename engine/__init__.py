@@ -1,59 +1,234 @@
 """handoff-engine: declarative multi-agent handoffs.
 
-The public surface is re-exported here; anything not in `__all__` is internal.
+The curated public surface. Names load lazily on first use, so `import engine` (and every CLI
+start) stays cheap; anything not in `__all__` is internal. Subpackages keep their own surfaces:
+`engine.guard` (seed 004), `engine.specs` (seed 003), `engine.pump` (seed 001).
 """
 
-from engine.config.models import AgentSpec, CapabilitySpec, ConfigSet, Policies, RuleSpec
-from engine.config.snapshot import Snapshot, build_handoff_map
-from engine.errors import (
-    ConfigError,
-    EngineError,
-    HandoffViolation,
-    IllegalTransition,
-    LifecycleError,
-    ParseError,
-    RecordImportError,
-    RecordNotFound,
-    RegistrationError,
-    RoutingError,
-    SchemaNotFoundError,
-    SchemaParseError,
-    SchemaValidationError,
-    SpecError,
-    StoreError,
-    UsageError,
-    VersionConflict,
-)
-from engine.issues import Issue, Severity
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
+_EXPORTS: dict[str, str] = {
+    # config pipeline
+    "AgentSpec": "engine.config.models",
+    "CapabilitySpec": "engine.config.models",
+    "CheckResult": "engine.config.loader",
+    "ConfigSet": "engine.config.models",
+    "Policies": "engine.config.models",
+    "RuleSpec": "engine.config.models",
+    "Snapshot": "engine.config.snapshot",
+    "build_handoff_map": "engine.config.snapshot",
+    "check_paths": "engine.config.loader",
+    "load_config": "engine.config.loader",
+    "Issue": "engine.issues",
+    "Severity": "engine.issues",
+    # routing
+    "AgentCapabilityRegistry": "engine.routing",
+    "Candidate": "engine.routing",
+    "HandoffProvider": "engine.routing",
+    "HandoffRouter": "engine.routing",
+    "Layer": "engine.routing",
+    "Reason": "engine.routing",
+    "RouteDecision": "engine.routing",
+    "RouteRequest": "engine.routing",
+    "Router": "engine.routing",
+    # lifecycle and stores
+    "FailureReason": "engine.lifecycle",
+    "HandoffManager": "engine.lifecycle",
+    "HandoffRecord": "engine.lifecycle",
+    "HandoffRequest": "engine.lifecycle",
+    "HandoffResponse": "engine.lifecycle",
+    "HandoffStatus": "engine.lifecycle",
+    "Move": "engine.lifecycle",
+    "Sweeper": "engine.lifecycle",
+    "MemoryStore": "engine.stores",
+    "RecordQuery": "engine.stores",
+    "SQLiteStore": "engine.stores",
+    "Store": "engine.stores",
+    # runtime embedding
+    "ConfigWatcher": "engine.runtime.watch",
+    "Engine": "engine.runtime.engine",
+    "Event": "engine.runtime.hooks",
+    "HandoffContext": "engine.runtime.context",
+    "HandoffOutcome": "engine.runtime.engine",
+    "HandoffResult": "engine.runtime.context",
+    "HandoffTool": "engine.runtime.tools",
+    "ReloadResult": "engine.runtime.reload",
+    "ReloadStats": "engine.runtime.reload",
+    "Session": "engine.runtime.session",
+    "WatchOptions": "engine.runtime.watch",
+    "build_handoff_system_vars": "engine.runtime.context",
+    "handoff_tools": "engine.runtime.tools",
+    "sanitize_handoff_context": "engine.runtime.context",
+    # guard (seed 004)
+    "guard": "engine.guard",
+    "parse_json": "engine.guard",
+    "retry": "engine.guard",
+    # errors
+    "ConfigError": "engine.errors",
+    "EngineError": "engine.errors",
+    "HandoffViolation": "engine.errors",
+    "IllegalTransition": "engine.errors",
+    "LifecycleError": "engine.errors",
+    "ParseError": "engine.errors",
+    "RecordImportError": "engine.errors",
+    "RecordNotFound": "engine.errors",
+    "RegistrationError": "engine.errors",
+    "RoutingError": "engine.errors",
+    "SchemaNotFoundError": "engine.errors",
+    "SchemaParseError": "engine.errors",
+    "SchemaValidationError": "engine.errors",
+    "SpecError": "engine.errors",
+    "StoreError": "engine.errors",
+    "UsageError": "engine.errors",
+    "VersionConflict": "engine.errors",
+}
+
 __all__ = [
+    "AgentCapabilityRegistry",
     "AgentSpec",
+    "Candidate",
     "CapabilitySpec",
+    "CheckResult",
     "ConfigError",
     "ConfigSet",
+    "ConfigWatcher",
+    "Engine",
     "EngineError",
+    "Event",
+    "FailureReason",
+    "HandoffContext",
+    "HandoffManager",
+    "HandoffOutcome",
+    "HandoffProvider",
+    "HandoffRecord",
+    "HandoffRequest",
+    "HandoffResponse",
+    "HandoffResult",
+    "HandoffRouter",
+    "HandoffStatus",
+    "HandoffTool",
     "HandoffViolation",
     "IllegalTransition",
     "Issue",
+    "Layer",
     "LifecycleError",
+    "MemoryStore",
+    "Move",
     "ParseError",
     "Policies",
+    "Reason",
     "RecordImportError",
     "RecordNotFound",
+    "RecordQuery",
     "RegistrationError",
+    "ReloadResult",
+    "ReloadStats",
+    "RouteDecision",
+    "RouteRequest",
+    "Router",
     "RoutingError",
     "RuleSpec",
+    "SQLiteStore",
     "SchemaNotFoundError",
     "SchemaParseError",
     "SchemaValidationError",
+    "Session",
     "Severity",
     "Snapshot",
     "SpecError",
+    "Store",
     "StoreError",
+    "Sweeper",
     "UsageError",
     "VersionConflict",
+    "WatchOptions",
     "__version__",
     "build_handoff_map",
+    "build_handoff_system_vars",
+    "check_paths",
+    "guard",
+    "handoff_tools",
+    "load_config",
+    "parse_json",
+    "retry",
+    "sanitize_handoff_context",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'engine' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
+
+
+if TYPE_CHECKING:  # static view of the lazy names, for type checkers and editors
+    from engine.config.loader import CheckResult, check_paths, load_config
+    from engine.config.models import AgentSpec, CapabilitySpec, ConfigSet, Policies, RuleSpec
+    from engine.config.snapshot import Snapshot, build_handoff_map
+    from engine.errors import (
+        ConfigError,
+        EngineError,
+        HandoffViolation,
+        IllegalTransition,
+        LifecycleError,
+        ParseError,
+        RecordImportError,
+        RecordNotFound,
+        RegistrationError,
+        RoutingError,
+        SchemaNotFoundError,
+        SchemaParseError,
+        SchemaValidationError,
+        SpecError,
+        StoreError,
+        UsageError,
+        VersionConflict,
+    )
+    from engine.guard import guard, parse_json, retry
+    from engine.issues import Issue, Severity
+    from engine.lifecycle import (
+        FailureReason,
+        HandoffManager,
+        HandoffRecord,
+        HandoffRequest,
+        HandoffResponse,
+        HandoffStatus,
+        Move,
+        Sweeper,
+    )
+    from engine.routing import (
+        AgentCapabilityRegistry,
+        Candidate,
+        HandoffProvider,
+        HandoffRouter,
+        Layer,
+        Reason,
+        RouteDecision,
+        Router,
+        RouteRequest,
+    )
+    from engine.runtime.context import (
+        HandoffContext,
+        HandoffResult,
+        build_handoff_system_vars,
+        sanitize_handoff_context,
+    )
+    from engine.runtime.engine import Engine, HandoffOutcome
+    from engine.runtime.hooks import Event
+    from engine.runtime.reload import ReloadResult, ReloadStats
+    from engine.runtime.session import Session
+    from engine.runtime.tools import HandoffTool, handoff_tools
+    from engine.runtime.watch import ConfigWatcher, WatchOptions
+    from engine.stores import MemoryStore, RecordQuery, SQLiteStore, Store
