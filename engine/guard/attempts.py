@@ -32,6 +32,17 @@ class Raised:
         self.error = error
 
 
+class Failed:
+    """One attempt's failure: the violation, its diagnostic, and whether a retry may help."""
+
+    __slots__ = ("context", "diagnostic", "retryable")
+
+    def __init__(self, context: ViolationContext, diagnostic: Diagnostic, retryable: bool) -> None:
+        self.context = context
+        self.diagnostic = diagnostic
+        self.retryable = retryable
+
+
 class Hooked:
     """The final value came from an on_fail callable (an async node awaits it if needed)."""
 
@@ -80,19 +91,19 @@ def run_attempts(plan: Plan, args: tuple[Any, ...], kwargs: dict[str, Any]) -> S
         finally:
             RETRY_STATE.reset(token)
         judged = _judge(plan, outcome)
-        if type(judged) is not tuple:
+        if type(judged) is not Failed:
             return judged
-        context, last, retryable = judged
+        last = judged.diagnostic
         elapsed = (time.perf_counter() - started) * 1000
         history.append(AttemptRecord(attempt, diagnostic=last, duration_ms=elapsed))
-        if not (retryable and attempt < plan.max_attempts):
-            return _fail(plan, HandoffViolation(context, history), args, kwargs)
+        if not (judged.retryable and attempt < plan.max_attempts):
+            return _fail(plan, HandoffViolation(judged.context, history), args, kwargs)
     raise AssertionError("unreachable: max_attempts is at least 1")
 
 
 def _judge(plan: Plan, outcome: Any) -> Any:
     """Classify one call's outcome: the value (success), a `Raised` to re-raise, or a
-    failed attempt as a `(context, diagnostic, retryable)` tuple."""
+    `Failed` attempt."""
     if isinstance(outcome, Raised):
         if "parse" in plan.retry_on and isinstance(outcome.error, PARSE_ERRORS):
             return _parse_failure(plan, outcome.error)
@@ -102,10 +113,11 @@ def _judge(plan: Plan, outcome: Any) -> Any:
     _, violations = plan.output_contract.check(outcome, plan.node_name, "output")
     if not violations:
         return outcome
-    return violations[0], _validation_diagnostic(violations, outcome), "validation" in plan.retry_on
+    diagnostic = _validation_diagnostic(violations, outcome)
+    return Failed(violations[0], diagnostic, "validation" in plan.retry_on)
 
 
-def _parse_failure(plan: Plan, error: Exception) -> tuple[ViolationContext, Diagnostic, bool]:
+def _parse_failure(plan: Plan, error: Exception) -> Failed:
     raw = getattr(error, "raw_output", None) or getattr(error, "preview", None) or None
     diagnostic = Diagnostic(cause="parse", message=str(error), raw_output=raw)
     context = ViolationContext(
@@ -117,7 +129,7 @@ def _parse_failure(plan: Plan, error: Exception) -> tuple[ViolationContext, Diag
         received_type=type(error).__name__,
         suggestion="Return valid JSON or structured data",
     )
-    return context, diagnostic, True
+    return Failed(context, diagnostic, True)
 
 
 def _validation_diagnostic(violations: list[ViolationContext], result: Any) -> Diagnostic:

@@ -124,7 +124,7 @@ def parse_json(text: str, *, detailed: bool = False) -> Any:
     if not isinstance(text, str):
         raise ParseError(f"expected a string of JSON, got {type(text).__name__}",
                          preview=repr(text)[:_PREVIEW_RADIUS * 2])
-    cleaned = text.lstrip("\ufeff").strip()
+    cleaned = text.lstrip("\ufeff")
     first_error: json.JSONDecodeError | None = None
     try:
         result = ParseResult(json.loads(cleaned))

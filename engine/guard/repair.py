@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 STRUCTURAL = "{}[]:,"
-MAX_DEPTH = 500
+MAX_DEPTH = 200
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "/": "/"}
 _WORDS: dict[str, Any] = {
     "true": True, "false": False, "null": None, "True": True, "False": False, "None": None,
@@ -184,7 +184,12 @@ class _Reader:
 def repair(text: str) -> tuple[Any, bool]:
     """Read the first JSON-like value in `text`: `(value, truncated)`.
 
-    Raises `RepairFailed` when no value can be read.
+    Raises `RepairFailed` when no value can be read, or when everything but an empty
+    container had to be dropped (`{ see below` is chat, not an empty object).
     """
-    reader = _Reader(list(tokenize(text)))
-    return reader.value(0), reader.truncated
+    tokens = list(tokenize(text))
+    reader = _Reader(tokens)
+    value = reader.value(0)
+    if value in ({}, []) and any(token.kind in ("string", "word") for token in tokens):
+        raise RepairFailed("only an empty container could be recovered")
+    return value, reader.truncated

@@ -1,7 +1,8 @@
 """Canonical specs (seed 003): the bundled schemas, their loader, and pydantic models.
 
 `list_schemas`, `load_schema`, `validate`, `validate_quietly`, `get_schema_path`, the three
-spec errors, and `parse_spec` for typed access with every cross-field rule enforced.
+spec errors, `parse_spec` for typed access with every cross-field rule enforced, and
+`to_agent_error` to express any engine error as an error-taxonomy instance.
 """
 
 from typing import Any
@@ -17,6 +18,7 @@ from engine.specs.loader import (
     validate_quietly,
 )
 from engine.specs.models import MODEL_BY_SCHEMA
+from engine.specs.taxonomy import to_agent_error
 
 
 def parse_spec(data: Any, schema_name: str) -> BaseModel:
@@ -49,6 +51,7 @@ __all__ = [
     "list_schemas",
     "load_schema",
     "parse_spec",
+    "to_agent_error",
     "validate",
     "validate_quietly",
 ]

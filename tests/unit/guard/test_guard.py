@@ -56,6 +56,12 @@ def test_valid_output_passes_through_unchanged(nodes: Any) -> None:
     assert nodes.call(node, {"query": "q"}) is result
 
 
+@pytest.mark.parametrize("value", [("a", 1), None, {"any": "thing"}])
+def test_without_output_schema_any_value_passes(nodes: Any, value: Any) -> None:
+    node = guard(input=Request, max_attempts=2)(nodes.build(outputs(value)))
+    assert nodes.call(node, {"query": "q"}) == value
+
+
 def test_missing_output_field_names_node_field_and_fix(nodes: Any) -> None:
     node = guard(output=Answer, node_name="writer")(nodes.build(outputs({"name": "ada"})))
     with pytest.raises(HandoffViolation) as caught:

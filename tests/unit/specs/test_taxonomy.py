@@ -1,0 +1,48 @@
+"""Engine errors as agent_error_taxonomy_v1 instances."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import errors
+from engine.guard.core import ViolationContext
+from engine.specs import to_agent_error, validate
+from engine.specs.models import ErrorCategory
+
+VIOLATION = errors.HandoffViolation(
+    ViolationContext("billing", "input", "amount", "number", "x", "str"), []
+)
+CASES = [
+    (errors.ParseError("no JSON"), 101, ErrorCategory.PLANNING),
+    (VIOLATION, 301, ErrorCategory.CONTEXT),
+    (errors.SchemaNotFoundError("x"), 303, ErrorCategory.CONTEXT),
+    (errors.RoutingError("not_allowed", "a may not hand off to b"), 401, ErrorCategory.SECURITY),
+    (errors.StoreError("/tmp/x.db", "locked"), 501, ErrorCategory.RESOURCE),
+    (errors.RoutingError("loop", "a -> b -> a"), 601, ErrorCategory.ORCHESTRATION),
+    (errors.IllegalTransition("h-1", "completed", "accept"), 610, ErrorCategory.ORCHESTRATION),
+    (errors.RecordNotFound("h-9"), 611, ErrorCategory.ORCHESTRATION),
+    (RuntimeError(""), 699, ErrorCategory.ORCHESTRATION),
+]
+
+
+@pytest.mark.parametrize(("error", "code", "category"), CASES)
+def test_errors_map_to_valid_taxonomy_instances(
+    error: BaseException, code: int, category: ErrorCategory
+) -> None:
+    found = to_agent_error(error, agent_id="triage", run_id="r-1", step_index=2)
+    assert (found.code, found.category) == (code, category)
+    assert found.message and found.context["error_type"] == type(error).__name__
+    assert validate(found.model_dump(mode="json", exclude_none=True),
+                    "agent_error_taxonomy_v1") is True
+
+
+def test_the_cause_is_recorded() -> None:
+    try:
+        try:
+            raise OSError("disk full")
+        except OSError as inner:
+            raise errors.StoreError("/x.db", "cannot write") from inner
+    except errors.StoreError as error:
+        found = to_agent_error(error)
+    assert found.cause == "OSError: disk full"
+    assert found.recoverable is True
