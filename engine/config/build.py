@@ -37,8 +37,12 @@ class Locator:
     rules: dict[str, tuple[Document, int]] = field(default_factory=dict)
     fallback: Document | None = None
 
-    def at(self, document: Document, path: PathKey, code: str, message: str) -> Issue:
-        return issue(document.file, document.locate(path), json_path(path), code, message)
+    def at(
+        self, document: Document, path: PathKey, code: str, message: str, *, key: bool = False
+    ) -> Issue:
+        """An issue at `path` of `document` (at the key itself when `key` is true)."""
+        position = document.locate(path, key=key)
+        return issue(document.file, position, json_path(path), code, message)
 
 
 def _ref(document: Document, path: PathKey = ()) -> SourceRef:
@@ -87,7 +91,7 @@ class _Sets:
         self, document: Document, path: PathKey, code: str, what: str, first: str
     ) -> None:
         message = f"{what} is already declared in {first}"
-        self.issues.append(self.locator.at(document, path, code, message))
+        self.issues.append(self.locator.at(document, path, code, message, key=True))
 
 
 def _add_agents(sets: _Sets, documents: Iterable[Document]) -> None:

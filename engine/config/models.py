@@ -143,6 +143,9 @@ class EngineSpec(Frozen):
     version: int = 1
     name: str
     entry: str
+    description: str = ""
+    owner: str | None = None
+    docs: str | None = None
     policies: Policies = Policies()
     source: SourceRef | None = None
 

@@ -47,8 +47,7 @@ def _translate(document: Document, error: ValidationError) -> Iterator[Issue]:
         yield from _unknown_keys(document, error, path)
         return
     if error.validator in ("anyOf", "oneOf") and error.context:
-        inner = best_match(error.context)
-        message = f"{_short(error.instance)} is not valid here: {inner.message}"
+        message = f"{_short(error.instance)} is not valid here: expected {_alternatives(error)}"
         yield issue(document.file, document.locate(path), json_path(path), "schema", message)
         return
     if error.validator == "propertyNames" or "propertyNames" in error.schema_path:
@@ -86,6 +85,21 @@ def _dependent_message(error: ValidationError, path: tuple[Any, ...]) -> str:
     if error.validator == "const" and path:
         return f"{trigger!r} is only allowed when {path[-1]!s} is {error.validator_value!r}"
     return f"{trigger!r} needs more: {error.message}"
+
+
+def _alternatives(error: ValidationError) -> str:
+    """ "'*' or an array"-style summary of the branches of an anyOf/oneOf."""
+    branches = error.validator_value if isinstance(error.validator_value, list) else []
+    names = []
+    for branch in branches:
+        if isinstance(branch, dict) and "const" in branch:
+            names.append(repr(branch["const"]))
+        elif isinstance(branch, dict) and "type" in branch:
+            kind = branch["type"]
+            names.append(f"an {kind}" if str(kind)[0] in "aeiou" else f"a {kind}")
+    if not names and error.context:
+        return best_match(error.context).message
+    return " or ".join(names)
 
 
 def _short(value: Any) -> str:
