@@ -98,7 +98,7 @@ def _alternatives(error: ValidationError) -> str:
             kind = branch["type"]
             names.append(f"an {kind}" if str(kind)[0] in "aeiou" else f"a {kind}")
     if not names and error.context:
-        return best_match(error.context).message
+        return str(best_match(error.context).message)
     return " or ".join(names)
 
 
