@@ -69,10 +69,17 @@ def config_root(path: str | Path) -> Path:
 
 
 def fingerprint(root: Path) -> str:
-    """Hash of every config file below `root` (names and bytes). Entries named `..*` are
-    skipped: they are the hidden targets of a Kubernetes ConfigMap's symlinks."""
+    """Hash of every config file below `root` (names and bytes), following symlinks. Entries
+    named `..*` are skipped: they are the hidden targets of a Kubernetes ConfigMap's symlinks,
+    reached through the visible links."""
     digest = hashlib.sha256()
-    for folder, dirs, files in os.walk(root, followlinks=False):
+    seen: set[tuple[int, int]] = set()
+    for folder, dirs, files in os.walk(root, followlinks=True):
+        stat = os.stat(folder)
+        if (stat.st_dev, stat.st_ino) in seen:  # a symlink loop
+            dirs[:] = []
+            continue
+        seen.add((stat.st_dev, stat.st_ino))
         dirs[:] = sorted(d for d in dirs if not d.startswith(".."))
         for name in sorted(files):
             if name.startswith("..") or not name.endswith(CONFIG_SUFFIXES):
@@ -84,6 +91,13 @@ def fingerprint(root: Path) -> str:
                 content = b"\0unreadable"
             digest.update(str(path.relative_to(root)).encode() + b"\0" + content + b"\0")
     return digest.hexdigest()
+
+
+def _files_state(root: Path) -> str:
+    try:
+        return fingerprint(root) if root.is_dir() else "missing"
+    except OSError:  # the folder went away while it was being read
+        return "unreadable"
 
 
 def _default_loader(path: Path) -> Snapshot:
@@ -139,7 +153,7 @@ class Reloader:
         with self._lock:
             self._generation += 1
             generation = self._generation
-        files = fingerprint(self.root) if self.root.is_dir() else "missing"
+        files = _files_state(self.root)
         if files == self._last_fingerprint and not force:
             return None
         snapshot: Snapshot | None
@@ -148,6 +162,11 @@ class Reloader:
             issues = snapshot.warnings
         except ConfigError as error:
             snapshot, issues = None, error.issues
+        except OSError as error:  # a file vanished between the loader's listing and reading
+            snapshot = None
+            issues = (Issue(str(self.path), 0, 0, "", "unreadable", f"cannot read: {error}"),)
+        if _files_state(self.root) != files:
+            files = "changed-during-build"  # never remembered as seen: the next check rebuilds
         return _Candidate(generation, files, snapshot, issues, time.perf_counter() - started)
 
     def apply(self, candidate: _Candidate | None) -> ReloadResult:

@@ -3,19 +3,20 @@
 The folder is watched, never single files: editors save by rename and Kubernetes swaps a
 `..data` symlink, and neither reports the config file's own name. Bursts are debounced; a slow
 poll catches anything the OS did not report; a replaced or deleted folder is watched again when
-it reappears. The async form parses off the event loop and only swaps on it.
+it reappears. The async form parses on a worker thread and only swaps on the event loop.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
+from typing import Any
 
 import watchfiles
 
@@ -26,31 +27,45 @@ log = logging.getLogger("engine.watch")
 
 @dataclass(frozen=True, slots=True)
 class WatchOptions:
-    """`debounce_ms`: quiet time that ends a burst of changes. `poll_interval_s`: also check
-    the folder's fingerprint this often even without events (None: only on events).
-    `tick_ms`: how often the watcher wakes to check for stop, poll and folder replacement."""
+    """`debounce_ms`: quiet time that ends a burst of changes; `max_delay_ms`: a burst that
+    never goes quiet is still applied this often. `poll_interval_s`: also compare the folder's
+    fingerprint this often without events (None: only on events). `tick_ms`: how often the
+    watcher wakes to check for stop, poll and folder replacement."""
 
-    debounce_ms: int = 50
+    debounce_ms: int = 25
+    max_delay_ms: int = 1000
     poll_interval_s: float | None = 5.0
     tick_ms: int = 200
     force_polling: bool = False
 
+    def watch_kwargs(self) -> dict[str, Any]:
+        return {
+            "yield_on_timeout": True,
+            "step": self.debounce_ms,
+            "debounce": max(self.max_delay_ms, self.debounce_ms),
+            "rust_timeout": self.tick_ms,
+            "force_polling": self.force_polling or None,
+            "poll_delay_ms": min(self.tick_ms, 300),
+        }
 
-def _identity(root: Path) -> tuple[int, int] | None:
+
+def _identity(path: os.PathLike[str]) -> tuple[int, int] | None:
     try:
-        stat = os.stat(root)
+        stat = os.stat(path)
     except OSError:
         return None
     return (stat.st_dev, stat.st_ino)
 
 
 class _Cycle:
-    """Decides, on each wake-up of one watch session, whether to reload or to re-watch."""
+    """One watch session of the folder: decides on each wake-up whether to reload or to stop
+    and watch again (the folder was deleted, replaced or renamed away)."""
 
     def __init__(self, reloader: Reloader, options: WatchOptions) -> None:
         self.reloader = reloader
         self.options = options
         self.identity = _identity(reloader.root)
+        self.first = True
         self.next_poll = self._poll_deadline()
 
     def _poll_deadline(self) -> float | None:
@@ -60,9 +75,12 @@ class _Cycle:
     def folder_replaced(self) -> bool:
         return _identity(self.reloader.root) != self.identity
 
-    def should_reload(self, changed: bool) -> bool:
+    def should_reload(self, changes: set[Any]) -> bool:
+        """True on changes, on a due poll, and on the first wake-up (edits made before the
+        OS watch was in place)."""
         due = self.next_poll is not None and time.monotonic() >= self.next_poll
-        if changed or due:
+        if changes or due or self.first:
+            self.first = False
             self.next_poll = self._poll_deadline()
             return True
         return False
@@ -73,19 +91,21 @@ class ConfigWatcher:
 
     Sync: `with ConfigWatcher(reloader): ...` (a daemon thread), or `start()` / `stop()`.
     Async: `async with ConfigWatcher(reloader): ...` (a task), or `await watcher.arun(stop)`.
-    `on_result` is called with every reload result that is not "unchanged".
+    `on_result` is called with every reload result that is not "unchanged". `ready` is set
+    once the folder is being watched (edits before that are picked up by the first check).
     """
 
     def __init__(
         self,
         reloader: Reloader,
         *,
-        options: WatchOptions = WatchOptions(),
+        options: WatchOptions | None = None,
         on_result: Callable[[ReloadResult], None] | None = None,
     ) -> None:
         self.reloader = reloader
-        self.options = options
+        self.options = options or WatchOptions()
         self.on_result = on_result
+        self.ready = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._astop: asyncio.Event | None = None
@@ -118,22 +138,27 @@ class ConfigWatcher:
             if not self._wait_for_folder(self._stop.wait):
                 return
             cycle = _Cycle(self.reloader, self.options)
-            self._deliver(self.reloader.reload())  # edits made while the folder was away
-            options = self.options
-            for changes in watchfiles.watch(
-                self.reloader.root, stop_event=self._stop, yield_on_timeout=True,
-                debounce=options.debounce_ms, step=min(50, options.debounce_ms),
-                rust_timeout=options.tick_ms, force_polling=options.force_polling or None,
-            ):
+            for changes in self._sync_batches():
                 if cycle.folder_replaced():
                     break
-                if cycle.should_reload(bool(changes)):
+                if cycle.should_reload(changes):
                     self._deliver(self.reloader.reload())
+                self.ready.set()
+
+    def _sync_batches(self) -> Iterator[set[Any]]:
+        try:
+            yield from watchfiles.watch(
+                self.reloader.root, stop_event=self._stop, raise_interrupt=False,
+                **self.options.watch_kwargs(),
+            )
+        except (OSError, RuntimeError) as error:  # the folder vanished under the OS watch
+            log.info("config folder %s: watch ended (%s); watching again", self.reloader.root,
+                     error)
 
     # -- async form ------------------------------------------------------------------------
     async def __aenter__(self) -> ConfigWatcher:
         self._astop = asyncio.Event()
-        self.reloader_loop_bind()
+        self.reloader.hooks.bind_loop(asyncio.get_running_loop())
         self._task = asyncio.create_task(self.arun(self._astop), name="handoff-config-watch")
         return self
 
@@ -143,10 +168,7 @@ class ConfigWatcher:
         if self._task is not None:
             await self._task
             self._task = None
-
-    def reloader_loop_bind(self) -> None:
-        """Route async hooks of reload events to the running loop."""
-        self.reloader.hooks.bind_loop(asyncio.get_running_loop())
+        self.reloader.hooks.bind_loop(None)
 
     async def arun(self, stop: asyncio.Event) -> None:
         """Watch until `stop` is set. Parsing runs on a worker thread; the swap on the loop."""
@@ -154,21 +176,30 @@ class ConfigWatcher:
             if not await self._await_folder(stop):
                 return
             cycle = _Cycle(self.reloader, self.options)
-            await self._astep()
-            options = self.options
-            async for changes in watchfiles.awatch(
-                self.reloader.root, stop_event=stop, yield_on_timeout=True,
-                debounce=options.debounce_ms, step=min(50, options.debounce_ms),
-                rust_timeout=options.tick_ms, force_polling=options.force_polling or None,
-            ):
-                if cycle.folder_replaced():
-                    break
-                if cycle.should_reload(bool(changes)):
-                    await self._astep()
+            try:
+                await self._awatch_cycle(cycle, stop)
+            except (OSError, RuntimeError) as error:
+                log.info("config folder %s: watch ended (%s); watching again",
+                         self.reloader.root, error)
 
-    async def _astep(self) -> None:
+    async def _awatch_cycle(self, cycle: _Cycle, stop: asyncio.Event) -> None:
+        batches = watchfiles.awatch(
+            self.reloader.root, stop_event=stop, **self.options.watch_kwargs()
+        )
+        async with contextlib.aclosing(batches):
+            async for changes in batches:
+                if cycle.folder_replaced():
+                    return
+                if cycle.should_reload(changes):
+                    await self.areload()
+                self.ready.set()
+
+    async def areload(self) -> ReloadResult:
+        """One reload from a coroutine: build on a worker thread, swap on the loop."""
         candidate = await asyncio.to_thread(self.reloader.build)
-        self._deliver(self.reloader.apply(candidate))
+        result = self.reloader.apply(candidate)
+        self._deliver(result)
+        return result
 
     # -- shared ----------------------------------------------------------------------------
     def _deliver(self, result: ReloadResult) -> None:
@@ -180,7 +211,7 @@ class ConfigWatcher:
         while not self.reloader.root.is_dir():
             if wait(self.options.tick_ms / 1000):
                 return False
-        return True
+        return not self._stop.is_set()
 
     async def _await_folder(self, stop: asyncio.Event) -> bool:
         while not self.reloader.root.is_dir():

@@ -1,12 +1,19 @@
-"""Snapshots built in code for runtime tests (no YAML involved)."""
+"""Runtime test helpers: snapshots built in code, and real banking config folders to edit."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from engine.config.models import AgentSpec, ConfigSet, EngineSpec
+from engine.config.loader import load_config
 from engine.config.snapshot import Snapshot, compile_snapshot
 
 
@@ -44,3 +51,84 @@ def banking() -> Snapshot:
         },
         {"name": "retired", "handoff": {"trigger": "handoff_retired"}, "enabled": False},
     )
+
+
+# -- real config folders on disk (hot reload tests) -----------------------------------------
+
+BANKING = Path(__file__).resolve().parents[3] / "configs" / "banking"
+SHOPPING = "What card should I get? I want a new credit card with cashback."
+"""Routed by rule `card-shopping`; the variants below change only that rule's target."""
+
+BROKEN = {
+    "yaml": lambda text: text.replace("fallback: concierge", "fallback: [concierge\n"),
+    "schema": lambda text: text.replace("priority: 40", "priority: high"),
+    "dangling": lambda text: text.replace("    to: card_recommendation", "    to: nobody"),
+}
+
+
+def routing_for(target: str) -> str:
+    """banking's routing.yaml with rule `card-shopping` sending to `target`."""
+    text = (BANKING / "routing.yaml").read_text(encoding="utf-8")
+    return text.replace("    to: card_recommendation\n", f"    to: {target}\n")
+
+
+@dataclass
+class ConfigFolder:
+    """A copy of configs/banking in a temporary folder, with helpers to edit it."""
+
+    path: Path
+    versions: dict[str, str]  # card-shopping target -> version of that valid config
+    shopping: str = SHOPPING
+
+    @property
+    def routing(self) -> Path:
+        return self.path / "routing.yaml"
+
+    def write_routing(self, target: str) -> str:
+        """Point card-shopping at `target` (editor-style: temp file + os.replace)."""
+        self.save(self.routing, routing_for(target))
+        return self.versions[target]
+
+    def break_routing(self, kind: str) -> None:
+        self.save(self.routing, BROKEN[kind](routing_for("card_recommendation")))
+
+    @staticmethod
+    def save(path: Path, text: str) -> None:
+        temp = path.with_name(f".{path.name}.tmp")
+        temp.write_text(text, encoding="utf-8")
+        os.replace(temp, path)
+
+
+TARGETS = ("card_recommendation", "investment_advisor", "compliance_desk")
+_VERSIONS: dict[str, str] = {}
+
+
+def _versions(scratch: Path) -> dict[str, str]:
+    if not _VERSIONS:
+        for target in TARGETS:
+            folder = scratch / f"v-{target}"
+            shutil.copytree(BANKING, folder)
+            (folder / "routing.yaml").write_text(routing_for(target), encoding="utf-8")
+            _VERSIONS[target] = load_config(folder).version
+    return dict(_VERSIONS)
+
+
+@pytest.fixture
+def config_folder(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> ConfigFolder:
+    folder = tmp_path / "banking"
+    shutil.copytree(BANKING, folder)
+    return ConfigFolder(folder, _versions(tmp_path_factory.mktemp("versions")))
+
+
+def wait_until(predicate: Callable[[], object], what: str, *, timeout: float = 5.0) -> None:
+    """Poll `predicate` until it is true; fail naming `what` after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(0.005)
+
+
+@pytest.fixture
+def wait_for() -> Callable[..., None]:
+    return wait_until

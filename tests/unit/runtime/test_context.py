@@ -85,7 +85,9 @@ def test_context_policy_of_the_target_filters_the_handoff_context() -> None:
     carry = build_handoff_system_vars(
         tool_result=result, policy=ContextPolicy(share="carry", carry=("account",)), **common
     )
-    none = build_handoff_system_vars(tool_result=result, policy=ContextPolicy(share="none"), **common)
+    none = build_handoff_system_vars(
+        tool_result=result, policy=ContextPolicy(share="none"), **common
+    )
     assert carry["handoff_context"] == {"account": "42"}
     assert none["handoff_context"] == {}
 
