@@ -11,11 +11,11 @@ from pydantic import Field, StrictStr, model_validator
 
 from engine.specs.models.common import (
     Hostname,
+    Integer,
     Number,
     SemVer,
     SpecModel,
     StrictBool,
-    StrictInt,
     Timestamp,
     ToolName,
     Uri,
@@ -46,7 +46,7 @@ class SandboxConfig(SpecModel):
 
 class EgressRule(SpecModel):
     host: Hostname
-    port: Annotated[StrictInt, Field(ge=1, le=65535)] | None = None
+    port: Annotated[Integer, Field(ge=1, le=65535)] | None = None
     protocol: NetworkProtocol = NetworkProtocol.HTTPS
 
 
@@ -64,14 +64,14 @@ class NetworkConfig(SpecModel):
 class FilesystemConfig(SpecModel):
     mode: FilesystemMode
     allowed_paths: tuple[Annotated[StrictStr, Field(min_length=1)], ...] = ()
-    max_size_mb: Annotated[StrictInt, Field(ge=0)] | None = None
+    max_size_mb: Annotated[Integer, Field(ge=0)] | None = None
 
 
 class ResourceLimits(SpecModel):
-    max_memory_mb: Annotated[StrictInt, Field(ge=1, le=1_048_576)]
+    max_memory_mb: Annotated[Integer, Field(ge=1, le=1_048_576)]
     max_cpu_cores: Annotated[Number, Field(gt=0, le=256)]
-    max_runtime_seconds: Annotated[StrictInt, Field(ge=1, le=86400)]
-    max_tokens: Annotated[StrictInt, Field(ge=1)] | None = None
+    max_runtime_seconds: Annotated[Integer, Field(ge=1, le=86400)]
+    max_tokens: Annotated[Integer, Field(ge=1)] | None = None
     max_cost_usd: Annotated[Number, Field(ge=0)] | None = None
 
 

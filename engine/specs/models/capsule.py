@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StrictStr, model_validator
 
-from engine.specs.models.common import Number, SpecModel, StrictInt, Timestamp
+from engine.specs.models.common import Integer, Number, SpecModel, Timestamp
 from engine.specs.models.enums import (
     Environment,
     ModelProvider,
@@ -20,7 +20,7 @@ from engine.specs.models.enums import (
     StepType,
 )
 
-ErrorCode = Annotated[StrictInt, Field(ge=100, le=699)]
+ErrorCode = Annotated[Integer, Field(ge=100, le=699)]
 TOOL_STEPS = frozenset({StepType.TOOL_CALL, StepType.TOOL_RESULT})
 
 
@@ -52,9 +52,9 @@ class CapsuleRun(SpecModel):
 
 
 class TokenUsage(SpecModel):
-    input_tokens: Annotated[StrictInt, Field(ge=0)]
-    output_tokens: Annotated[StrictInt, Field(ge=0)]
-    cached_tokens: Annotated[StrictInt, Field(ge=0)] = 0
+    input_tokens: Annotated[Integer, Field(ge=0)]
+    output_tokens: Annotated[Integer, Field(ge=0)]
+    cached_tokens: Annotated[Integer, Field(ge=0)] = 0
 
 
 class StepCost(SpecModel):
@@ -63,11 +63,11 @@ class StepCost(SpecModel):
 
 
 class CapsuleStep(SpecModel):
-    step_index: Annotated[StrictInt, Field(ge=0)]
+    step_index: Annotated[Integer, Field(ge=0)]
     step_type: StepType
     started_at: Timestamp
     ended_at: Timestamp
-    duration_ms: Annotated[StrictInt, Field(ge=0)] | None = None
+    duration_ms: Annotated[Integer, Field(ge=0)] | None = None
     tokens: TokenUsage | None = None
     cost: StepCost | None = None
     tool_name: StrictStr | None = None

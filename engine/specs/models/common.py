@@ -11,9 +11,16 @@ from datetime import datetime
 from typing import Annotated, Any
 
 from jsonschema import Draft202012Validator
-from pydantic import AfterValidator, AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import (
+    AfterValidator,
+    AwareDatetime,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictInt,
+)
 from pydantic import StrictBool as StrictBool
-from pydantic import StrictInt as StrictInt
 from pydantic import StrictStr as StrictStr
 
 _FORMATS = Draft202012Validator.FORMAT_CHECKER
@@ -47,6 +54,18 @@ def _rfc3339_only(value: Any) -> Any:
         raise ValueError("expected an RFC 3339 date-time string")
     return _format_check("date-time")(value)
 
+
+def _json_integer(value: Any) -> Any:
+    """JSON Schema's `integer`: whole numbers, including 5.0, but never a boolean."""
+    if isinstance(value, bool):
+        raise ValueError("expected an integer, not a boolean")
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+Integer = Annotated[StrictInt, BeforeValidator(_json_integer)]
+"""An integer as JSON Schema counts one: 5 and 5.0 pass; "5", 5.5 and true do not."""
 
 Timestamp = Annotated[AwareDatetime, BeforeValidator(_rfc3339_only)]
 """An RFC 3339 date-time with an offset (`format: date-time`)."""

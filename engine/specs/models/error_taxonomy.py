@@ -7,7 +7,7 @@ from typing import Annotated
 
 from pydantic import Field, StrictStr, model_validator
 
-from engine.specs.models.common import SpecModel, StrictBool, StrictInt, Timestamp
+from engine.specs.models.common import Integer, SpecModel, StrictBool, Timestamp
 from engine.specs.models.enums import ErrorCategory, SeverityLevel
 
 CATEGORY_BY_HUNDREDS: dict[int, ErrorCategory] = {
@@ -26,18 +26,18 @@ def category_for(code: int) -> ErrorCategory:
 
 
 class AgentError(SpecModel):
-    code: Annotated[StrictInt, Field(ge=100, le=699)]
+    code: Annotated[Integer, Field(ge=100, le=699)]
     category: ErrorCategory
     message: Annotated[StrictStr, Field(min_length=1, max_length=1024)]
     severity: SeverityLevel
     recoverable: StrictBool = True
     agent_id: StrictStr | None = None
     run_id: StrictStr | None = None
-    step_index: Annotated[StrictInt, Field(ge=0)] | None = None
+    step_index: Annotated[Integer, Field(ge=0)] | None = None
     timestamp: Timestamp | None = None
     context: dict[str, StrictStr] = Field(default_factory=dict)
     cause: Annotated[StrictStr, Field(max_length=2048)] | None = None
-    retry_after_seconds: Annotated[StrictInt, Field(ge=0)] | None = None
+    retry_after_seconds: Annotated[Integer, Field(ge=0)] | None = None
 
     @model_validator(mode="after")
     def _category_matches_code(self) -> AgentError:

@@ -8,10 +8,10 @@ from typing import Annotated, Any
 from pydantic import Field, StrictStr, model_validator
 
 from engine.specs.models.common import (
+    Integer,
     SemVer,
     SpecModel,
     StrictBool,
-    StrictInt,
     Timestamp,
     ToolName,
     Uri,
@@ -26,15 +26,15 @@ class ToolCapability(SpecModel):
     side_effects: tuple[SideEffect, ...] = ()
     idempotent: StrictBool | None = None
     cost_estimate: CostEstimate | None = None
-    timeout_seconds: Annotated[StrictInt, Field(ge=1, le=3600)] | None = None
+    timeout_seconds: Annotated[Integer, Field(ge=1, le=3600)] | None = None
 
 
 class RateLimit(SpecModel):
     """At most `requests` calls per `period_seconds`, with an optional burst allowance."""
 
-    requests: Annotated[StrictInt, Field(ge=1)]
-    period_seconds: Annotated[StrictInt, Field(ge=1, le=86400)]
-    burst: Annotated[StrictInt, Field(ge=1)] | None = None
+    requests: Annotated[Integer, Field(ge=1)]
+    period_seconds: Annotated[Integer, Field(ge=1, le=86400)]
+    burst: Annotated[Integer, Field(ge=1)] | None = None
 
 
 class ToolSecurity(SpecModel):

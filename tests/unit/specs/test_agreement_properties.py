@@ -1,0 +1,65 @@
+"""Random damage to valid documents: the schema and the model still agree.
+
+The model is never more lenient than the schema, and when it is stricter the reason is one
+of the documented model-only rules (ordering of timestamps, contiguous step indices).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
+from engine.specs import validate_quietly
+from engine.specs.models import MODEL_BY_SCHEMA
+
+from .corpus import BASES, DELETE, mutate
+
+MODEL_ONLY_MARKERS = ("before started_at", "0-based and contiguous")
+VALUES = [None, 0, -1, 1, 1.5, 201.0, "", "x", True, False, [], {}, ["restricted"],
+          "2024-05-01T12:00:00Z", "2024-05-01", "https://example.com", "none", "production",
+          "docker_local", "allowlist_only", "tool_call", "failure", 99, 301, 700]
+
+
+def _paths(value: Any, prefix: str = "") -> list[str]:
+    found = []
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    for key, child in items:
+        path = f"{prefix}{key}"
+        found.append(path)
+        if isinstance(child, dict | list) and child:
+            found += _paths(child, path + ".")
+    return found
+
+
+PATHS = {name: _paths(base) for name, base in BASES.items()}
+
+
+@st.composite
+def damaged(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
+    name = draw(st.sampled_from(sorted(BASES)))
+    count = draw(st.integers(min_value=1, max_value=3))
+    changes = {}
+    for _ in range(count):
+        path = draw(st.sampled_from(PATHS[name]))
+        if not any(path.startswith(other + ".") for other in changes):
+            changes[path] = draw(st.sampled_from([DELETE, *VALUES]))
+    changes = {p: v for p, v in changes.items()
+               if not any(p.startswith(o + ".") for o in changes if o != p)}
+    return name, mutate(BASES[name], changes)
+
+
+@settings(max_examples=300, deadline=None)
+@given(damaged())
+def test_model_agrees_with_schema_on_damaged_documents(case: tuple[str, dict[str, Any]]) -> None:
+    name, document = case
+    schema_accepts, message = validate_quietly(document, name)
+    try:
+        MODEL_BY_SCHEMA[name].model_validate(document)
+    except ValidationError as error:
+        if schema_accepts:
+            assert any(marker in str(error) for marker in MODEL_ONLY_MARKERS), str(error)
+        return
+    assert schema_accepts, f"model accepted what the schema rejects: {message}"
