@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol, cast
 
@@ -153,12 +155,25 @@ def _from_schema(
     )
 
 
+@functools.lru_cache(maxsize=256)
+def _compiled(schema_text: str) -> JSONSchemaContract:
+    return JSONSchemaContract(json.loads(schema_text))
+
+
 def as_contract(schema: Schema) -> Contract:
-    """A contract for a pydantic model class or a JSON Schema mapping."""
+    """A contract for a pydantic model class or a JSON Schema mapping.
+
+    JSON Schema contracts are compiled once per distinct schema content and reused, so
+    validating each handoff payload against its agent's schema stays cheap.
+    """
     if isinstance(schema, type) and issubclass(schema, BaseModel):
         return PydanticContract(schema)
     if isinstance(schema, Mapping):
-        return JSONSchemaContract(schema)
+        try:
+            text = json.dumps(thaw(schema), sort_keys=True)
+        except (TypeError, ValueError) as error:
+            raise UsageError(f"guard schema is not JSON data: {error}") from error
+        return _compiled(text)
     raise UsageError(
         f"a guard schema must be a pydantic model class or a JSON Schema mapping, "
         f"not {type(schema).__name__}"

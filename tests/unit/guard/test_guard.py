@@ -276,7 +276,8 @@ def test_method_nodes(nodes: Any) -> None:
 @pytest.mark.parametrize(
     "kwargs",
     [{"max_attempts": 0}, {"retry_on": ("timeouts",)}, {"on_fail": "explode"},
-     {"output": "not a schema"}, {"output": {"type": "nonsense"}}],
+     {"output": "not a schema"}, {"output": {"type": "nonsense"}},
+     {"output": {"type": "object", "default": object()}}],
 )
 def test_bad_guard_arguments_are_usage_errors(kwargs: dict[str, Any]) -> None:
     with pytest.raises(UsageError):

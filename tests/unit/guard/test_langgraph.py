@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -9,6 +10,7 @@ from pydantic import BaseModel
 
 from engine.errors import HandoffViolation
 from engine.guard import guarded_node, validate_state
+from engine.guard.contracts import as_contract
 
 
 class State(BaseModel):
@@ -40,3 +42,11 @@ def test_validate_state_returns_the_model_or_names_the_field() -> None:
 def test_validate_state_with_json_schema_returns_the_state() -> None:
     data = {"messages": []}
     assert validate_state(data, {"type": "object"}) is data
+
+
+def test_json_schema_contracts_are_compiled_once_per_content() -> None:
+    first = as_contract({"type": "object", "required": ["a"]})
+    again = as_contract(MappingProxyType({"required": ["a"], "type": "object"}))
+    assert first is again
+    with pytest.raises(HandoffViolation):
+        validate_state({}, {"type": "object", "required": ["a"]}, node_name="n")
