@@ -63,7 +63,7 @@ class Plan:
     retry_on: frozenset[str]
     on_fail: OnFail
     bind_input: Callable[[tuple[Any, ...], dict[str, Any]], Any]
-    inject_retry: bool
+    retry_position: int  # index of the function's `retry` parameter, -1 when it has none
     first_state: RetryState
 
 
@@ -81,13 +81,14 @@ def run_attempts(plan: Plan, args: tuple[Any, ...], kwargs: dict[str, Any]) -> S
             return _fail(plan, HandoffViolation(violations[0], []), args, kwargs)
     history: list[AttemptRecord] = []
     last: Diagnostic | None = None
+    inject = len(args) <= plan.retry_position and "retry" not in kwargs  # -1: no parameter
     for attempt in range(1, plan.max_attempts + 1):
         state = (plan.first_state if attempt == 1
                  else RetryState(attempt, plan.max_attempts, last, tuple(history)))
         token = RETRY_STATE.set(state)
         started = time.perf_counter()
         try:
-            outcome = yield ({**kwargs, "retry": state} if plan.inject_retry else kwargs)
+            outcome = yield ({**kwargs, "retry": state} if inject else kwargs)
         finally:
             RETRY_STATE.reset(token)
         judged = _judge(plan, outcome)

@@ -55,6 +55,11 @@ def _input_binder(
     return bind
 
 
+def _position(func: Callable[..., Any], name: str) -> int:
+    names = list(inspect.signature(func).parameters)
+    return names.index(name) if name in names else -1
+
+
 def _check(config: GuardConfig) -> None:
     if config.max_attempts < 1:
         raise UsageError(f"guard max_attempts must be at least 1, got {config.max_attempts}")
@@ -79,7 +84,7 @@ def _plan(func: Callable[..., Any], config: GuardConfig) -> Plan:
         retry_on=frozenset(config.retry_on),
         on_fail=config.on_fail,
         bind_input=_input_binder(func, config.input_param),
-        inject_retry="retry" in inspect.signature(func).parameters,
+        retry_position=_position(func, "retry"),
         first_state=RetryState(1, config.max_attempts),
     )
 

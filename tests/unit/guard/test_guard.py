@@ -175,6 +175,13 @@ def test_retry_state_is_injected(nodes: Any) -> None:
     assert len(states[1].history) == 1
 
 
+def test_a_retry_argument_given_by_the_caller_is_kept(nodes: Any) -> None:
+    node = guard(output=Answer)(nodes.build(lambda s, r: {"name": r, "score": 1},
+                                            with_retry=True))
+    assert nodes.call(node, {}, retry="mine") == {"name": "mine", "score": 1}
+    assert nodes.call(node, {}, "positional") == {"name": "positional", "score": 1}
+
+
 def test_parse_errors_are_retried(nodes: Any) -> None:
     replies = iter(["Sorry, I can't", '```json\n{"name": "ada", "score": 3}\n```'])
     node = guard(output=Answer, max_attempts=2)(nodes.build(lambda s: parse_json(next(replies))))
