@@ -2,7 +2,8 @@
 
 `list_schemas`, `load_schema`, `validate`, `validate_quietly`, `get_schema_path`, the three
 spec errors, `parse_spec` for typed access with every cross-field rule enforced, and
-`to_agent_error` to express any engine error as an error-taxonomy instance.
+`to_agent_error` to express any engine error as an error-taxonomy instance, and capsule
+helpers (`new_capsule_id`, `seal`, `verify`).
 """
 
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from engine.errors import SchemaNotFoundError, SchemaParseError, SchemaValidationError
+from engine.specs.capsules import new_capsule_id, seal, verify
 from engine.specs.loader import (
     get_schema_path,
     list_schemas,
@@ -50,8 +52,11 @@ __all__ = [
     "get_schema_path",
     "list_schemas",
     "load_schema",
+    "new_capsule_id",
     "parse_spec",
+    "seal",
     "to_agent_error",
     "validate",
     "validate_quietly",
+    "verify",
 ]

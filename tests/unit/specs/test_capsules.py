@@ -1,0 +1,26 @@
+"""Capsule ids and integrity digests produce documents that pass capsule_format_v1."""
+
+from __future__ import annotations
+
+from engine.specs import load_schema, new_capsule_id, parse_spec, seal, validate, verify
+from engine.specs.models import RunCapsule
+
+
+def test_new_ids_match_the_schema_and_differ() -> None:
+    example = load_schema("capsule_format_v1")["examples"][0]
+    ids = {new_capsule_id() for _ in range(50)}
+    assert len(ids) == 50
+    for capsule_id in list(ids)[:5]:
+        assert validate({**example, "capsule_id": capsule_id}, "capsule_format_v1")
+
+
+def test_sealed_capsules_validate_and_detect_tampering() -> None:
+    example = load_schema("capsule_format_v1")["examples"][0]
+    sealed = seal(example, signed_by="engine")
+    assert "integrity" not in example
+    assert isinstance(parse_spec(sealed, "capsule_format_v1"), RunCapsule)
+    assert verify(sealed)
+    assert verify(seal(sealed))
+    tampered = {**sealed, "outcome": {"status": "partial"}}
+    assert not verify(tampered)
+    assert not verify(example)
