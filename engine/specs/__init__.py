@@ -6,10 +6,6 @@ spec errors, `parse_spec` for typed access with every cross-field rule enforced,
 helpers (`new_capsule_id`, `seal`, `verify`).
 """
 
-from typing import Any
-
-from pydantic import BaseModel, ValidationError
-
 from engine.errors import SchemaNotFoundError, SchemaParseError, SchemaValidationError
 from engine.specs.capsules import new_capsule_id, seal, verify
 from engine.specs.loader import (
@@ -19,31 +15,8 @@ from engine.specs.loader import (
     validate,
     validate_quietly,
 )
-from engine.specs.models import MODEL_BY_SCHEMA
 from engine.specs.taxonomy import to_agent_error
-
-
-def parse_spec(data: Any, schema_name: str) -> BaseModel:
-    """Validate `data` against the schema, then build its typed model (which also checks the
-    rules JSON Schema cannot express). Raises `SchemaValidationError` or
-    `SchemaNotFoundError`; a model-only rule failure is a `SchemaValidationError` whose
-    `validation_error` is the pydantic `ValidationError`."""
-    validate(data, schema_name)
-    try:
-        return MODEL_BY_SCHEMA[schema_name].model_validate(data)
-    except ValidationError as error:
-        raise SchemaValidationError(_ModelRuleError(error), schema_name) from error
-
-
-class _ModelRuleError:
-    """Adapts a pydantic error to the `message` / `absolute_path` shape of a jsonschema one."""
-
-    def __init__(self, error: ValidationError) -> None:
-        first = error.errors()[0]
-        self.absolute_path = [part for part in first["loc"]]
-        self.message = str(first["msg"]).removeprefix("Value error, ")
-        self.error = error
-
+from engine.specs.typed import parse_spec
 
 __all__ = [
     "SchemaNotFoundError",
