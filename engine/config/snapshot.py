@@ -12,8 +12,8 @@ from types import MappingProxyType
 
 from engine.config.models import AgentSpec, ConfigSet, RuleSpec
 from engine.issues import Issue
+from engine.routing.compiled import RouteTables, compile_tables
 from engine.routing.index import KeywordIndex, build_keyword_index
-from engine.routing.tables import RouteTables, compile_tables
 
 
 @dataclass(frozen=True, slots=True)

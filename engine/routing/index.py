@@ -16,18 +16,21 @@ from engine.routing.text import phrase, words
 Phrase = tuple[str, ...]
 
 
+Entry = tuple[Phrase, str, tuple[str, ...]]
+"""A keyword as (its words, its text, the capabilities it signals)."""
+
+
 @dataclass(frozen=True, slots=True)
 class KeywordIndex:
     """Keywords of the capability vocabulary, inverted for lookups in O(words in the text).
 
-    `single` maps a one-word keyword to the capabilities it signals; `multi` maps the first
-    word of a longer phrase to `(phrase, capabilities)` pairs. `agents_by_capability` holds
-    agent positions (declaration order) so scoring works on small ints; `agent_names[i]` is
-    the name of position `i`. Disabled agents are indexed too: policy drops them later.
+    `entries` maps the first word of every keyword (one word or a phrase) to its entries.
+    `agents_by_capability` holds agent positions (declaration order) so scoring works on
+    small ints; `agent_names[i]` is the name of position `i`. Disabled agents are indexed
+    too: policy drops them later.
     """
 
-    single: Mapping[str, tuple[str, ...]]
-    multi: Mapping[str, tuple[tuple[Phrase, tuple[str, ...]], ...]]
+    entries: Mapping[str, tuple[Entry, ...]]
     agents_by_capability: Mapping[str, tuple[int, ...]]
     agent_names: tuple[str, ...]
 
@@ -35,19 +38,20 @@ class KeywordIndex:
         """Capabilities signalled by already-tokenized text, each with its matched keywords
         in the order they first appear."""
         found: dict[str, list[str]] = {}
-        single, multi = self.single, self.multi
+        get = self.entries.get
         for position, token in enumerate(tokens):
-            for capability in single.get(token, ()):
-                hits = found.setdefault(capability, [])
-                if token not in hits:
-                    hits.append(token)
-            for words_, capabilities in multi.get(token, ()):
-                if tuple(tokens[position : position + len(words_)]) != words_:
+            entries = get(token)
+            if entries is None:
+                continue
+            for words_, keyword, capabilities in entries:
+                size = len(words_)
+                if size > 1 and tuple(tokens[position : position + size]) != words_:
                     continue
-                keyword = " ".join(words_)
                 for capability in capabilities:
-                    hits = found.setdefault(capability, [])
-                    if keyword not in hits:
+                    hits = found.get(capability)
+                    if hits is None:
+                        found[capability] = [keyword]
+                    elif keyword not in hits:
                         hits.append(keyword)
         return found
 
@@ -84,13 +88,9 @@ def build_keyword_index(
     agents: Iterable[AgentSpec], capabilities: Mapping[str, CapabilitySpec]
 ) -> KeywordIndex:
     """Invert the vocabulary (keyword -> capabilities) and the agents (capability -> agents)."""
-    single: dict[str, tuple[str, ...]] = {}
-    multi: dict[str, list[tuple[Phrase, tuple[str, ...]]]] = {}
+    entries: dict[str, list[Entry]] = {}
     for words_, names in _keyword_phrases(capabilities).items():
-        if len(words_) == 1:
-            single[words_[0]] = tuple(names)
-        else:
-            multi.setdefault(words_[0], []).append((words_, tuple(names)))
+        entries.setdefault(words_[0], []).append((words_, " ".join(words_), tuple(names)))
     names_in_order: list[str] = []
     by_capability: dict[str, list[int]] = {}
     for position, agent in enumerate(agents):
@@ -98,8 +98,7 @@ def build_keyword_index(
         for capability_name in dict.fromkeys(agent.capabilities):
             by_capability.setdefault(capability_name, []).append(position)
     return KeywordIndex(
-        single=MappingProxyType(single),
-        multi=MappingProxyType({k: tuple(v) for k, v in multi.items()}),
+        entries=MappingProxyType({k: tuple(v) for k, v in entries.items()}),
         agents_by_capability=MappingProxyType({k: tuple(v) for k, v in by_capability.items()}),
         agent_names=tuple(names_in_order),
     )

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.routing.compiled import RouteTables
 from engine.routing.decision import Reason
-from engine.routing.tables import AgentPolicy, RouteTables
+from engine.routing.tables import AgentPolicy
 
 Hop = tuple[str, str]
 """One past handoff of the session: `(from_agent, to_agent)`; a history lists them oldest first."""

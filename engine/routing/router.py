@@ -7,20 +7,28 @@ trigger that policy forbids is refused with a typed reason, never silently rerou
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from functools import partial
+from itertools import repeat
 from typing import TYPE_CHECKING
 
 from engine.errors import UsageError
 from engine.routing import policy
+from engine.routing.compiled import compile_tables
 from engine.routing.conditions import TextView, rule_matches
 from engine.routing.decision import Candidate, Layer, Reason, RouteDecision, RouteRequest
 from engine.routing.policy import Hop
-from engine.routing.tables import AgentPolicy, compile_tables
+from engine.routing.tables import AgentPolicy
 
 if TYPE_CHECKING:
     from engine.config.snapshot import Snapshot
 
 _NOTHING: tuple[str, ...] = ()
+_KEYWORD = Layer.keyword
+_BY_TOOL = "the handoff tool names this agent"
+_BY_TARGET = "the request names this agent"
+_BY_RULE = "the first rule whose conditions all hold"
+_BY_KEYWORDS = "the allowed agent with the most matched capabilities"
 
 
 class Router:
@@ -82,10 +90,9 @@ class Router:
         if reason is not None:
             detail = policy.explain(reason, sender, target, self._tables)
             return self._refuse(request, Layer.trigger, reason, detail, (candidate,))
-        via = f"tool {request.tool!r}" if request.target is None else "explicit target"
         return RouteDecision(
             target, Layer.trigger, None, _NOTHING, _NOTHING, (candidate,), None,
-            f"{via} hands off to {target!r}", self._version, request,
+            _BY_TOOL if request.target is None else _BY_TARGET, self._version, request,
         )
 
     def _matched(
@@ -111,7 +118,9 @@ class Router:
         text: TextView,
         candidates: list[Candidate],
     ) -> RouteDecision | None:
-        for rule in self._tables.rules:
+        rules = self._tables.rules
+        for ordinal in self._tables.dispatch.candidates(request, text):
+            rule = rules[ordinal]
             keywords = rule_matches(rule, request, text)
             if keywords is None:
                 continue
@@ -120,7 +129,7 @@ class Router:
             if reason is None:
                 return RouteDecision(
                     rule.to, Layer.rule, rule.id, tuple(keywords), rule.capabilities,
-                    tuple(candidates), None, f"rule {rule.id!r} matched", self._version,
+                    tuple(candidates), None, _BY_RULE, self._version,
                     request,
                 )
         return None
@@ -136,24 +145,28 @@ class Router:
         matched = text.capabilities
         if not matched:
             return None
-        ranked = sorted(self._index.score(matched).items(), key=_rank)
+        scores = self._index.score(matched)
+        ranked = sorted(scores)  # declaration order, then a stable sort by score, descending
+        ranked.sort(key=scores.__getitem__, reverse=True)
         names = self._index.agent_names
         winner: str | None = None
-        for position, score in ranked:
-            name = names[position]
-            if winner is not None:
-                candidates.append(Candidate(name, Layer.keyword, score, Reason.outranked))
-                continue
+        for tried, position in enumerate(ranked, 1):
+            name, score = names[position], scores[position]
             reason = policy.check(self._tables, sender, name, history)
-            candidates.append(Candidate(name, Layer.keyword, score, reason))
+            candidates.append(Candidate(name, _KEYWORD, score, reason))
             if reason is None:
                 winner = name
+                candidates.extend(_outranked(ranked[tried:], names, scores))
+                break
         if winner is None:
             return None
-        keywords = tuple(dict.fromkeys(k for hits in matched.values() for k in hits))
+        flat: list[str] = []
+        for hits in matched.values():
+            flat += hits
+        keywords = tuple(dict.fromkeys(flat))
         return RouteDecision(
             winner, Layer.keyword, None, keywords, tuple(matched), tuple(candidates), None,
-            f"best capability match for {winner!r}", self._version, request,
+            _BY_KEYWORDS, self._version, request,
         )
 
     def _fallback(
@@ -190,6 +203,14 @@ class Router:
         )
 
 
-def _rank(item: tuple[int, int]) -> tuple[int, int]:
-    """Keyword ranking: higher score first, then earlier declaration."""
-    return (-item[1], item[0])
+def _outranked(
+    positions: list[int], names: tuple[str, ...], scores: dict[int, int]
+) -> Iterator[Candidate]:
+    """The candidates ranked below the winner, built in C-level loops (there may be many)."""
+    count = len(positions)
+    rows = zip(
+        map(names.__getitem__, positions), repeat(Layer.keyword, count),
+        map(scores.__getitem__, positions), repeat(Reason.outranked, count), repeat(None, count),
+        strict=True,
+    )
+    return map(partial(tuple.__new__, Candidate), rows)

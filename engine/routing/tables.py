@@ -1,17 +1,16 @@
-"""Routing tables compiled once per config: per-agent policy sets and rules ready to evaluate.
+"""Compiled forms of one agent's routing policy and of one rule, ready to evaluate.
 
-Built by the compile step into the Snapshot so that routing a request never re-reads the
-config models. Pure and deterministic; no I/O.
+Built by the compile step (see `engine.routing.compiled`) so that routing a request never
+re-reads the config models. Pure and deterministic; no I/O.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Any
 
-from engine.config.models import ANYONE, AgentSpec, ConfigSet, RuleSpec
+from engine.config.models import ANYONE, AgentSpec, RuleSpec
 from engine.routing.index import Phrase
 from engine.routing.text import phrase
 
@@ -86,37 +85,3 @@ class CompiledRule:
     @property
     def needs_text(self) -> bool:
         return bool(self.any_keywords or self.all_keywords or self.capabilities)
-
-
-@dataclass(frozen=True, slots=True)
-class RouteTables:
-    """Everything the router reads, precomputed: agents by name, rules in evaluation order
-    (priority desc, then declaration order), the fallback and the loop-guard limits."""
-
-    agents: Mapping[str, AgentPolicy]
-    rules: tuple[CompiledRule, ...]
-    rule_tools: frozenset[str]
-    fallback: str | None
-    max_hops: int
-    max_bounces: int
-    multiple_handoffs: str
-
-
-def compile_tables(config: ConfigSet) -> RouteTables:
-    agents = {
-        agent.name: AgentPolicy.of(agent, position)
-        for position, agent in enumerate(config.agents.values())
-    }
-    compiled = [CompiledRule.of(rule, n) for n, rule in enumerate(config.routing.rules)]
-    compiled.sort(key=lambda rule: (-rule.priority, rule.position))
-    tools = frozenset(tool for rule in compiled for tool in (rule.tools or ()))
-    policies = config.engine.policies
-    return RouteTables(
-        agents=MappingProxyType(agents),
-        rules=tuple(compiled),
-        rule_tools=tools,
-        fallback=config.routing.fallback,
-        max_hops=policies.max_hops,
-        max_bounces=policies.max_bounces,
-        multiple_handoffs=policies.multiple_handoffs,
-    )

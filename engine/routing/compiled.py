@@ -1,0 +1,52 @@
+"""Everything the router reads for one config, compiled once into the Snapshot.
+
+Per-agent policy, rules in evaluation order with their dispatch index, the fallback and the
+loop-guard limits. Pure and deterministic; no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from engine.config.models import ConfigSet
+from engine.routing.dispatch import RuleDispatch, build_dispatch
+from engine.routing.tables import AgentPolicy, CompiledRule
+
+
+@dataclass(frozen=True, slots=True)
+class RouteTables:
+    """Everything the router reads, precomputed: agents by name, rules in evaluation order
+    (priority desc, then declaration order) and the index that picks the rules worth
+    evaluating for a request, the fallback and the loop-guard limits."""
+
+    agents: Mapping[str, AgentPolicy]
+    rules: tuple[CompiledRule, ...]
+    dispatch: RuleDispatch
+    rule_tools: frozenset[str]
+    fallback: str | None
+    max_hops: int
+    max_bounces: int
+    multiple_handoffs: str
+
+
+def compile_tables(config: ConfigSet) -> RouteTables:
+    agents = {
+        agent.name: AgentPolicy.of(agent, position)
+        for position, agent in enumerate(config.agents.values())
+    }
+    compiled = [CompiledRule.of(rule, n) for n, rule in enumerate(config.routing.rules)]
+    compiled.sort(key=lambda rule: (-rule.priority, rule.position))
+    tools = frozenset(tool for rule in compiled for tool in (rule.tools or ()))
+    policies = config.engine.policies
+    return RouteTables(
+        agents=MappingProxyType(agents),
+        rules=tuple(compiled),
+        dispatch=build_dispatch(compiled),
+        rule_tools=tools,
+        fallback=config.routing.fallback,
+        max_hops=policies.max_hops,
+        max_bounces=policies.max_bounces,
+        multiple_handoffs=policies.multiple_handoffs,
+    )
