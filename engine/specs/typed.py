@@ -18,8 +18,8 @@ from engine.specs.models import MODEL_BY_SCHEMA
 def parse_spec(data: Any, schema_name: str) -> BaseModel:
     """Validate `data` against the schema, then build its typed model (which also checks the
     rules JSON Schema cannot express). Raises `SchemaValidationError` or
-    `SchemaNotFoundError`; a model-only rule failure is a `SchemaValidationError` whose
-    `validation_error` is the pydantic `ValidationError`."""
+    `SchemaNotFoundError`. For a model-only rule, `validation_error` has the `message` and
+    `absolute_path` of a jsonschema error plus the pydantic `ValidationError` as `.error`."""
     validate(data, schema_name)
     try:
         return MODEL_BY_SCHEMA[schema_name].model_validate(data)
@@ -32,6 +32,6 @@ class _ModelRuleError:
 
     def __init__(self, error: ValidationError) -> None:
         first = error.errors()[0]
-        self.absolute_path = [part for part in first["loc"]]
+        self.absolute_path = list(first["loc"])
         self.message = str(first["msg"]).removeprefix("Value error, ")
         self.error = error
