@@ -133,7 +133,11 @@ async def _drive_async(func: Callable[..., Any], steps: Steps, args: tuple[Any, 
 def wrap(func: F, config: GuardConfig) -> F:
     """Guard `func` with `config`; the wrapper is async exactly when `func` is."""
     plan = _plan(func, config)
-    if inspect.iscoroutinefunction(func):
+    is_async = inspect.iscoroutinefunction(func)
+    if not is_async and inspect.iscoroutinefunction(config.on_fail):
+        raise UsageError(f"guard on {plan.node_name!r}: an async on_fail hook needs an "
+                         "async function; a sync node cannot await it")
+    if is_async:
 
         @functools.wraps(func)
         async def async_guarded(*args: Any, **kwargs: Any) -> Any:

@@ -302,6 +302,14 @@ def test_async_on_fail_hook_is_awaited() -> None:
     assert asyncio.run(node({})) == "handled score"
 
 
+def test_async_on_fail_hook_on_a_sync_node_is_a_usage_error() -> None:
+    async def hook(violation: HandoffViolation) -> None:
+        return None
+
+    with pytest.raises(UsageError, match="async on_fail hook"):
+        guard(output=Answer, on_fail=hook)(lambda state: state)
+
+
 def test_concurrent_async_calls_see_their_own_attempts() -> None:
     @guard(output=Answer, max_attempts=3)
     async def node(state: Any) -> Any:
