@@ -8,6 +8,7 @@ from engine.guard.core import ViolationContext
 from engine.guard.guard import GuardConfig, guard
 from engine.guard.langgraph import guarded_node, validate_state
 from engine.guard.parse import ParseResult, parse_json
+from engine.guard.payloads import check_handoff_payload
 from engine.guard.retry import AttemptRecord, Diagnostic, RetryProxy, RetryState, retry
 from engine.guard.testing import mock_retry
 
@@ -21,6 +22,7 @@ __all__ = [
     "RetryProxy",
     "RetryState",
     "ViolationContext",
+    "check_handoff_payload",
     "guard",
     "guarded_node",
     "mock_retry",
