@@ -17,7 +17,7 @@ from typing import Any
 from engine.config.snapshot import Snapshot
 from engine.errors import UsageError
 from engine.lifecycle import HandoffManager, HandoffRecord, HandoffRequest
-from engine.routing import RouteDecision, Router, RouteRequest
+from engine.routing import Layer, Reason, RouteDecision, Router, RouteRequest
 from engine.runtime.context import build_handoff_system_vars
 from engine.runtime.hooks import Event, Hook, Hooks
 from engine.runtime.reload import Loader, Reloader, ReloadResult
@@ -42,6 +42,13 @@ class HandoffOutcome:
     @property
     def accepted_by_policy(self) -> bool:
         return self.decision.target is not None
+
+
+def _removed_tool(request: RouteRequest, session: Session, version: str) -> RouteDecision:
+    detail = f"handoff tool {request.tool!r} was removed in session {session.session_id}"
+    return RouteDecision(
+        None, Layer.trigger, None, (), (), (), Reason.unknown_target, detail, version, request
+    )
 
 
 def _open_store(store: Store | str | Path | None) -> Store:
@@ -155,20 +162,26 @@ class Engine:
         sender = sender or (session.active_agent if session is not None else None)
         if sender is None:
             raise UsageError("handoff needs a sender or a session")
+        router = self.router()  # one snapshot for the whole handoff, even across a reload
         if session is not None and tool is not None and target is None:
             target = session.get_handoff_target(tool)
         request = RouteRequest(
             sender=sender, text=text, tool=tool, target=target,
             context=dict(context or {}), priority=priority,
         )
-        decision = self.route(request, session=session)
+        if session is not None and tool is not None and tool in session.removed_handoffs:
+            decision = _removed_tool(request, session, router.snapshot.version)
+        else:
+            decision = router.route(request, history=session.history if session else ())
         record = self._record(decision, deadline=deadline, actor=actor)
         system_vars: Mapping[str, Any] = {}
         if decision.target is not None:
             if session is not None:
                 returning = decision.target == session.previous_agent
                 session.record_hop(decision.target, record_id=record.record_id, returning=returning)
-            system_vars = self._system_vars(decision, session, text, tool_args, tool_result)
+            system_vars = self._system_vars(
+                router.snapshot, decision, session, text, tool_args, tool_result
+            )
         self.hooks.emit(Event("handoff_created", {"record": record, "decision": decision}))
         return HandoffOutcome(decision, record, system_vars)
 
@@ -176,7 +189,8 @@ class Engine:
         self, decision: RouteDecision, *, deadline: datetime | None, actor: str | None
     ) -> HandoffRecord:
         request = decision.request
-        wanted = decision.target or request.target or ""
+        refused = decision.candidates[0].agent if decision.candidates else ""
+        wanted = decision.target or request.target or refused
         record = self.manager.create_handoff(
             HandoffRequest(
                 from_agent=request.sender, to_agent=wanted, task_description=request.text,
@@ -192,6 +206,7 @@ class Engine:
 
     def _system_vars(
         self,
+        snapshot: Snapshot,
         decision: RouteDecision,
         session: Session | None,
         text: str,
@@ -199,7 +214,7 @@ class Engine:
         tool_result: Mapping[str, Any] | None,
     ) -> dict[str, Any]:
         assert decision.target is not None
-        agent = self.snapshot.agents[decision.target]
+        agent = snapshot.agents[decision.target]
         system_vars = build_handoff_system_vars(
             source_agent=decision.request.sender,
             target_agent=decision.target,

@@ -103,6 +103,12 @@ class Session:
             self._overrides.removed.add(tool_name)
         return present
 
+    @property
+    def removed_handoffs(self) -> frozenset[str]:
+        """Tools `remove_handoff` took out of this session (until re-added)."""
+        with self._lock:
+            return frozenset(self._overrides.removed)
+
     # -- hops ------------------------------------------------------------------------------
     @property
     def hops(self) -> tuple[Hop, ...]:

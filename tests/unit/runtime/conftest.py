@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from engine.config.models import AgentSpec, ConfigSet, EngineSpec
 from engine.config.loader import load_config
+from engine.config.models import AgentSpec, ConfigSet, EngineSpec
 from engine.config.snapshot import Snapshot, compile_snapshot
 
 
@@ -91,6 +91,12 @@ class ConfigFolder:
 
     def break_routing(self, kind: str) -> None:
         self.save(self.routing, BROKEN[kind](routing_for("card_recommendation")))
+
+    def copy_as(self, target: str, where: Path) -> Path:
+        """A copy of the folder elsewhere, with card-shopping sending to `target`."""
+        shutil.copytree(self.path, where)
+        (where / "routing.yaml").write_text(routing_for(target), encoding="utf-8")
+        return where
 
     @staticmethod
     def save(path: Path, text: str) -> None:

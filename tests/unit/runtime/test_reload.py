@@ -139,17 +139,6 @@ def test_an_older_build_never_overwrites_a_newer_one(config_folder: Any) -> None
     assert reloader.current.version == config_folder.versions["compliance_desk"]
 
 
-def test_an_older_build_never_overwrites_a_newer_one(config_folder: Any) -> None:
-    reloader = Reloader(config_folder.path)
-    config_folder.write_routing("investment_advisor")
-    older = reloader.build()
-    config_folder.write_routing("compliance_desk")
-    newer = reloader.build()
-    assert reloader.apply(newer).outcome == "applied"
-    assert reloader.apply(older).outcome == "unchanged"
-    assert reloader.current.version == config_folder.versions["compliance_desk"]
-
-
 def test_a_change_during_a_build_is_not_remembered_as_seen(config_folder: Any) -> None:
     """The loader read content B while the fingerprint was taken of A: the next check must
     build again instead of skipping B as already seen."""

@@ -1,4 +1,4 @@
-"""ConfigWatcher (thread form) with real watchfiles on real folders: every way files get replaced."""
+"""ConfigWatcher (thread form), real watchfiles on real folders: every way files get replaced."""
 
 from __future__ import annotations
 
@@ -145,7 +145,7 @@ def test_kubernetes_configmap_symlink_swap(
 def test_a_burst_of_saves_ends_on_the_last_content(
     config_folder: Any, watched: Any, wait_for: Any
 ) -> None:
-    reloader, results = watched
+    reloader, _ = watched
     targets = ("investment_advisor", "compliance_desk", "card_recommendation")
     for n in range(100):
         config_folder.write_routing(targets[n % 3])
