@@ -17,8 +17,8 @@ from engine.lifecycle.models import (
     HandoffRecord,
     HandoffRequest,
     HandoffStatus,
-    Move,
     build_record,
+    new_move,
     utc_now,
 )
 from engine.lifecycle.moves import MoveOrder, moved, overdue_reason
@@ -31,6 +31,9 @@ Clock = Callable[[], datetime]
 """Returns the current time, timezone-aware (the default is `utc_now`)."""
 
 DEFAULT_PENDING_TIMEOUT_S = 30.0
+# Hot-path constants: on Python 3.11 enum member lookups on the class go through a descriptor.
+_ACCEPT, _REJECT, _START, _COMPLETE, _FAIL, _EXPIRE, _CANCEL = Trigger
+_PENDING = HandoffStatus.pending
 _LOCK_STRIPES = 64
 
 
@@ -77,13 +80,13 @@ class HandoffManager:
         if not isinstance(request, HandoffRequest):
             raise UsageError(f"create_handoff needs a HandoffRequest, got {type(request)!r}")
         now = self.clock()
-        entry = Move(None, HandoffStatus.pending, CREATE, now, "", self._actor(actor))
+        entry = new_move(None, _PENDING, CREATE, now, "", self._actor(actor))
         record = build_record(
             {
                 "record_id": str(uuid.uuid4()),
                 "request": request,
                 "response": None,
-                "status": HandoffStatus.pending,
+                "status": _PENDING,
                 "result": {},
                 "created_at": now,
                 "updated_at": now,
@@ -98,25 +101,25 @@ class HandoffManager:
 
     def accept(self, record_id: str, *, actor: str | None = None) -> HandoffRecord:
         """pending -> accepted; response "Accepted by receiving agent."."""
-        return self.move(record_id, Trigger.accept, actor=actor)
+        return self.move(record_id, _ACCEPT, actor=actor)
 
     def start(self, record_id: str, *, actor: str | None = None) -> HandoffRecord:
         """accepted -> in_progress."""
-        return self.move(record_id, Trigger.start, actor=actor)
+        return self.move(record_id, _START, actor=actor)
 
     def complete(
         self, record_id: str, result: dict[str, Any], *, actor: str | None = None
     ) -> HandoffRecord:
         """accepted | in_progress -> completed, storing `result`."""
-        return self.move(record_id, Trigger.complete, result=result, actor=actor)
+        return self.move(record_id, _COMPLETE, result=result, actor=actor)
 
     def reject(self, record_id: str, reason: str, *, actor: str | None = None) -> HandoffRecord:
         """pending -> rejected; response `HandoffResponse(accepted=False, reason=reason)`."""
-        return self.move(record_id, Trigger.reject, reason=reason, actor=actor)
+        return self.move(record_id, _REJECT, reason=reason, actor=actor)
 
     def fail(self, record_id: str, reason: str, *, actor: str | None = None) -> HandoffRecord:
         """accepted | in_progress -> failed (failure `error`); response not accepted."""
-        return self.move(record_id, Trigger.fail, reason=reason, actor=actor)
+        return self.move(record_id, _FAIL, reason=reason, actor=actor)
 
     def get(self, record_id: str) -> HandoffRecord:
         """The record; `RecordNotFound` (a KeyError) for an unknown id."""
@@ -141,7 +144,7 @@ class HandoffManager:
         self, record_id: str, reason: str = "", *, actor: str | None = None
     ) -> HandoffRecord:
         """Any live state -> failed (failure `cancelled`), e.g. the caller hung up."""
-        return self.move(record_id, Trigger.cancel, reason=reason or "Cancelled.", actor=actor)
+        return self.move(record_id, _CANCEL, reason=reason or "Cancelled.", actor=actor)
 
     def query(self, query: RecordQuery) -> list[HandoffRecord]:
         """Records by status, agent and time range, paginated, oldest first."""
@@ -157,7 +160,9 @@ class HandoffManager:
         actor: str | None = None,
     ) -> HandoffRecord:
         """Apply any trigger of the table (the named methods all come here)."""
-        order = MoveOrder(record_id, Trigger(trigger), reason, result, self._actor(actor))
+        if not isinstance(trigger, Trigger):
+            trigger = Trigger(trigger)
+        order = MoveOrder(record_id, trigger, reason, result, self._actor(actor))
         record = self._apply(record_id, lambda current: moved(current, order, self._context()))
         return cast(HandoffRecord, record)  # a plan from `moved` never returns None
 
@@ -200,7 +205,7 @@ class HandoffManager:
         why = overdue_reason(current, at, self.pending_timeout)
         if why is None:  # moved on since the store listed it
             return None
-        order = MoveOrder(current.record_id, Trigger.expire, why[1], None, self.actor)
+        order = MoveOrder(current.record_id, _EXPIRE, why[1], None, self.actor)
         return moved(current, order, (at, self.pending_timeout), failure=why[0])
 
     def _apply(

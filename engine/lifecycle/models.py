@@ -154,6 +154,25 @@ def build_record(fields: dict[str, Any]) -> HandoffRecord:
     return record
 
 
+def new_move(
+    source: HandoffStatus | None,
+    dest: HandoffStatus,
+    trigger: str,
+    at: datetime,
+    reason: str,
+    actor: str,
+) -> Move:
+    """A history entry from already-typed values, without validation (see `build_record`)."""
+    move = Move.__new__(Move)
+    _set(move, "from_", source)
+    _set(move, "to", dest)
+    _set(move, "trigger", trigger)
+    _set(move, "at", at)
+    _set(move, "reason", reason)
+    _set(move, "actor", actor)
+    return move
+
+
 def evolve(record: HandoffRecord, changes: dict[str, Any]) -> HandoffRecord:
     """A copy of `record` with `changes` applied, unvalidated (see `build_record`)."""
     fields = record.__dict__.copy()

@@ -6,9 +6,8 @@ here reads or writes a store, and nothing takes locks.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.errors import IllegalTransition
 from engine.lifecycle.models import (
@@ -16,18 +15,22 @@ from engine.lifecycle.models import (
     HandoffRecord,
     HandoffResponse,
     HandoffStatus,
-    Move,
     evolve,
+    new_move,
 )
 from engine.lifecycle.table import FAILURE_BY_TRIGGER, Trigger, destination
 
 ACCEPTED_REASON = "Accepted by receiving agent."
 _ACCEPTED = HandoffResponse(accepted=True, reason=ACCEPTED_REASON)  # shared: responses are frozen
 
+# Hot-path constants: on Python 3.11 `Trigger.accept` and `.value` go through a descriptor.
+_ACCEPT, _COMPLETE = Trigger.accept, Trigger.complete
+_FAILED, _REJECTED = HandoffStatus.failed, HandoffStatus.rejected
+_NAME: dict[str, str] = {member: member.value for member in (*Trigger, *HandoffStatus)}
 
-@dataclass(frozen=True, slots=True)
-class MoveOrder:
-    """One requested move: which record, which trigger, and what it carries."""
+
+class MoveOrder(NamedTuple):
+    """One requested move: which record, which trigger, and what it carries (immutable)."""
 
     record_id: str
     trigger: Trigger
@@ -67,22 +70,23 @@ def moved(
     trigger = order.trigger
     dest = destination(state, trigger)
     if dest is None:
-        raise IllegalTransition(record.record_id, state.value, trigger.value)
+        raise IllegalTransition(record.record_id, _NAME[state], _NAME[trigger])
     now = context[0]
-    reason = ACCEPTED_REASON if trigger is Trigger.accept else order.reason
+    reason = ACCEPTED_REASON if trigger is _ACCEPT else order.reason
+    entry = new_move(state, dest, _NAME[trigger], now, reason, order.actor)
     changes: dict[str, Any] = {
         "status": dest,
         "updated_at": now,
-        "history": (*record.history, Move(state, dest, trigger.value, now, reason, order.actor)),
+        "history": (*record.history, entry),
         "version": record.version + 1,
     }
-    if trigger is Trigger.accept:
+    if trigger is _ACCEPT:
         changes["response"] = _ACCEPTED
-    elif trigger is Trigger.complete:
+    elif trigger is _COMPLETE:
         changes["result"] = dict(order.result or {})
-    elif dest is HandoffStatus.failed or dest is HandoffStatus.rejected:
+    elif dest is _FAILED or dest is _REJECTED:
         changes["response"] = HandoffResponse(accepted=False, reason=reason)
-        if dest is HandoffStatus.failed:
+        if dest is _FAILED:
             changes["failure"] = failure or _failure(record, trigger, context)
     return evolve(record, changes)
 

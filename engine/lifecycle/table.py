@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator
+from typing import cast
 
 from transitions import Machine
 
@@ -61,12 +62,16 @@ MACHINE = Machine(
 """The one machine for every record: records never get a Machine (13-36 KB each)."""
 
 _EVENTS = {trigger: MACHINE.events[trigger.value].transitions for trigger in Trigger}
+_STATUS = {status.value: status for status in HandoffStatus}
 
 
 def destination(state: HandoffStatus, trigger: Trigger) -> HandoffStatus | None:
-    """Where `trigger` takes a record in `state` per the shared machine; None if illegal."""
-    moves = _EVENTS[trigger].get(state.value)
-    return S(moves[0].dest) if moves else None
+    """Where `trigger` takes a record in `state` per the shared machine; None if illegal.
+
+    A lookup in the machine's own event table: no model is attached, nothing is allocated.
+    """
+    moves = _EVENTS[trigger].get(state)  # a str enum: hashes and compares as its value
+    return _STATUS[cast(str, moves[0].dest)] if moves else None
 
 
 def allowed_triggers(state: HandoffStatus) -> list[Trigger]:

@@ -21,6 +21,7 @@ from engine.stores.sqlite_schema import TABLE, Synchronous, boundary, connect
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _LIVE = tuple(status.value for status in HandoffStatus if status in LIVE_STATES)
+_RECENT = 4096  # records kept parsed; a hit still checks the version in the file
 _INSERT = (
     f"INSERT INTO {TABLE} (record_id, status, from_agent, to_agent, created_us, deadline_us,"
     " version, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
@@ -75,6 +76,7 @@ class SQLiteStore:
     ) -> None:
         self.path = Path(path)
         self._lock = threading.Lock()
+        self._recent: dict[str, tuple[tuple[int, int], HandoffRecord]] = {}
         self._conn: sqlite3.Connection | None = connect(
             self.path,
             create=create,
@@ -107,26 +109,47 @@ class SQLiteStore:
                 raise
 
     def add(self, record: HandoffRecord) -> None:
+        row = _row(record)
         with self._use(write=True) as conn:
             try:
-                conn.execute(_INSERT, _row(record))
+                conn.execute(_INSERT, row)
             except sqlite3.IntegrityError:
                 actual = self._version(conn, record.record_id)
                 raise VersionConflict(record.record_id, 0, actual) from None
+        with self._lock:
+            self._remember(record, row[7])
 
     def get(self, record_id: str) -> HandoffRecord:
         with self._use() as conn:
             row = conn.execute(
-                f"SELECT body FROM {TABLE} WHERE record_id = ?", (record_id,)
+                f"SELECT version, length(body) FROM {TABLE} WHERE record_id = ?", (record_id,)
             ).fetchone()
-        if row is None:
-            raise RecordNotFound(record_id)
-        return self._load(row[0])
+            if row is None:
+                raise RecordNotFound(record_id)
+            cached = self._recent.get(record_id)
+            if cached is not None and cached[0] == (row[0], row[1]):
+                return cached[1]  # same version and size: skip parsing the JSON again
+            body = conn.execute(
+                f"SELECT body FROM {TABLE} WHERE record_id = ?", (record_id,)
+            ).fetchone()[0]
+            record = self._load(body)
+            self._remember(record, body)
+            return record
+
+    def _remember(self, record: HandoffRecord, body: str) -> None:
+        """Keep recently read or written records parsed (call with the lock held). A hit is
+        still checked against the file's version and body size, so other writers are seen."""
+        recent = self._recent
+        recent.pop(record.record_id, None)
+        recent[record.record_id] = ((record.version, len(body)), record)  # len in characters
+        if len(recent) > _RECENT:
+            del recent[next(iter(recent))]
 
     def replace(self, record: HandoffRecord, *, expected_version: int) -> None:
         self.replace_many(((record, expected_version),))
 
     def replace_many(self, changes: Sequence[tuple[HandoffRecord, int]]) -> None:
+        written: list[tuple[HandoffRecord, str]] = []
         with self._use(write=True) as conn:
             current: dict[str, int] = {}
             for record, expected in changes:
@@ -139,11 +162,16 @@ class SQLiteStore:
                         raise RecordNotFound(record.record_id)
                     raise VersionConflict(record.record_id, version, actual)
                 current[record.record_id] = record.version
+                written.append((record, row[7]))
+        with self._lock:  # only once committed: a failed write must never be remembered
+            for record, body in written:
+                self._remember(record, body)
 
     def put_many(self, records: Iterable[HandoffRecord]) -> int:
         rows = [_row(record) for record in records]
         with self._use(write=True) as conn:
             conn.executemany(_UPSERT, rows)
+            self._recent.clear()
         return len(rows)
 
     def query(self, query: RecordQuery = ALL) -> list[HandoffRecord]:
