@@ -1,8 +1,8 @@
 """Build stage: validated documents -> frozen typed models, each with its SourceRef.
 
 Merges the documents of one set (agents, capabilities, rules in include order) and reports
-names declared twice. Pass-through data is deep-frozen, otherwise untouched. No cross-reference
-checks here: that is the link stage's job.
+names declared twice; the models deep-freeze pass-through data. No cross-reference checks
+here: that is the link stage's job.
 """
 
 from __future__ import annotations
@@ -13,9 +13,7 @@ from types import MappingProxyType
 from typing import Any
 
 from engine.config.codes import issue
-from engine.config.freeze import deep_freeze
 from engine.config.models import (
-    AcceptsSpec,
     AgentSpec,
     CapabilitySpec,
     ConfigSet,
@@ -61,21 +59,11 @@ def build_agent(document: Document) -> AgentSpec:
     if "from" in accepts:
         accepts["from"] = _anyone(accepts["from"])
     data["accepts"] = accepts
-    agent = AgentSpec.model_validate({**data, "source": _ref(document)})
-    frozen_accepts: AcceptsSpec = agent.accepts
-    if "payload_schema" in accepts:
-        frozen_accepts = agent.accepts.model_copy(
-            update={"payload_schema": deep_freeze(accepts["payload_schema"])}
-        )
-    return agent.model_copy(
-        update={"metadata": deep_freeze(data.get("metadata", {})), "accepts": frozen_accepts}
-    )
+    return AgentSpec.model_validate({**data, "source": _ref(document)})
 
 
 def build_rule(document: Document, index: int, data: dict[str, Any]) -> RuleSpec:
-    rule = RuleSpec.model_validate({**data, "source": _ref(document, ("rules", index))})
-    context = deep_freeze(data.get("when", {}).get("context", {}))
-    return rule.model_copy(update={"when": rule.when.model_copy(update={"context": context})})
+    return RuleSpec.model_validate({**data, "source": _ref(document, ("rules", index))})
 
 
 @dataclass(slots=True)

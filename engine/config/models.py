@@ -8,12 +8,30 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    model_validator,
+)
+
+from engine.config.freeze import deep_freeze, thaw
 
 ANYONE = "*"
 """In `peers` and `accepts.from`: every agent. An empty list means no agent at all."""
+
+
+FrozenMapping = Annotated[
+    Mapping[str, Any],
+    AfterValidator(deep_freeze),
+    PlainSerializer(thaw, return_type=dict),
+]
+"""Pass-through data (metadata, payload schemas, context values): deep-frozen on validation,
+dumped as plain dicts and lists."""
 
 
 class Frozen(BaseModel):
@@ -47,12 +65,19 @@ class ContextPolicy(Frozen):
     share: Literal["all", "none", "carry"] = "all"
     carry: tuple[str, ...] = ()
 
+    @model_validator(mode="after")
+    def _carry_needs_share_carry(self) -> ContextPolicy:
+        # The same cross-field rule as agent.schema.json (`dependentSchemas`).
+        if self.carry and self.share != "carry":
+            raise ValueError("`carry` keys are only allowed with `share: carry`")
+        return self
+
 
 class AcceptsSpec(Frozen):
     """What this agent accepts: allowed sources and the payload's JSON Schema."""
 
     from_agents: tuple[str, ...] = Field(default=(ANYONE,), alias="from")
-    payload_schema: Mapping[str, Any] | None = None
+    payload_schema: FrozenMapping | None = None
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
@@ -67,7 +92,7 @@ class AgentSpec(Frozen):
     terminal: bool = False
     accepts: AcceptsSpec = AcceptsSpec()
     context: ContextPolicy = ContextPolicy()
-    metadata: Mapping[str, Any] = Field(default_factory=lambda: MappingProxyType({}))
+    metadata: FrozenMapping = Field(default_factory=lambda: MappingProxyType({}))
     source: SourceRef | None = None
 
     def may_hand_off_to(self, target: str) -> bool:
@@ -108,7 +133,7 @@ class Condition(Frozen):
     keywords: KeywordCondition = KeywordCondition()
     capabilities: tuple[str, ...] = ()
     priority: PriorityCondition | None = None
-    context: Mapping[str, Any] = Field(default_factory=lambda: MappingProxyType({}))
+    context: FrozenMapping = Field(default_factory=lambda: MappingProxyType({}))
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 

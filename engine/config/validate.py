@@ -15,7 +15,7 @@ from jsonschema.exceptions import ValidationError, best_match
 from engine.config.codes import issue
 from engine.config.positions import Document, json_path
 from engine.config.schemas import validator_for
-from engine.issues import Issue
+from engine.issues import Issue, sort_key
 
 _CODE_BY_KEYWORD = {
     "required": "required",
@@ -32,7 +32,7 @@ def validate_document(document: Document, schema: str) -> list[Issue]:
     issues: list[Issue] = []
     for error in validator.iter_errors(document.data):
         issues.extend(_translate(document, error))
-    return issues
+    return sorted(issues, key=sort_key)
 
 
 def suggest(word: str, choices: Any) -> str:

@@ -1,0 +1,69 @@
+"""Build stage: frozen typed models, pass-through data deep-frozen but untouched, SourceRefs set."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from types import MappingProxyType
+
+import pytest
+from pydantic import ValidationError
+
+from engine.config.freeze import deep_freeze, thaw
+from engine.config.loader import load_config
+from tests.unit.config.helpers import config_set
+
+AGENT_A = """name: a
+handoff: {trigger: handoff_a, is_entry_point: true}
+peers: "*"
+capabilities: [alpha]
+accepts:
+  payload_schema: {type: object, properties: {n: {type: integer}}}
+metadata:
+  voice: {name: en-US-AvaNeural, rate: "+5%"}
+  greeting: Hello there
+  tools: [a, b]
+  nested: {deep: [{x: 1}, null, 2.5, true]}
+"""
+AGENT_B = "name: b\npeers: [a]\naccepts: {from: [a]}\ncontext: {share: carry, carry: [k]}\n"
+
+
+def test_models_are_frozen_typed_and_located(write_files: Callable[[dict[str, str]], Path]) -> None:
+    root = config_set(write_files, {"a": AGENT_A, "b": AGENT_B})
+    snapshot = load_config(root)
+    a, b = snapshot.agents["a"], snapshot.agents["b"]
+    assert list(snapshot.agents) == ["a", "b"]
+    assert a.peers == ("*",) and b.peers == ("a",)
+    assert b.accepts.from_agents == ("a",) and a.accepts.from_agents == ("*",)
+    assert b.context.carry == ("k",)
+    assert a.source is not None and a.source.file == str(root / "agents/a.yaml")
+    assert (a.source.line, a.source.col) == (1, 1)
+    assert snapshot.config.capabilities["beta"].source.line == 3  # type: ignore[union-attr]
+    with pytest.raises(ValidationError):
+        a.name = "z"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        snapshot.agents["c"] = a  # type: ignore[index]
+
+
+def test_metadata_is_deep_frozen_and_otherwise_untouched(
+    write_files: Callable[[dict[str, str]], Path],
+) -> None:
+    agent = load_config(config_set(write_files, {"a": AGENT_A, "b": AGENT_B})).agents["a"]
+    assert isinstance(agent.metadata, MappingProxyType)
+    assert isinstance(agent.metadata["voice"], MappingProxyType)
+    assert thaw(agent.metadata) == {
+        "voice": {"name": "en-US-AvaNeural", "rate": "+5%"},
+        "greeting": "Hello there",
+        "tools": ["a", "b"],
+        "nested": {"deep": [{"x": 1}, None, 2.5, True]},
+    }
+    with pytest.raises(TypeError):
+        agent.metadata["voice"]["name"] = "x"  # type: ignore[index]
+    assert isinstance(agent.accepts.payload_schema, MappingProxyType)
+
+
+def test_deep_freeze_and_thaw_are_inverse() -> None:
+    data = {"a": [1, {"b": [2, 3]}], "c": None}
+    frozen = deep_freeze(data)
+    assert frozen["a"][1]["b"] == (2, 3)
+    assert thaw(frozen) == data

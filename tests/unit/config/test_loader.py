@@ -1,0 +1,100 @@
+"""Public loader API: load_config, check_paths, load_document; names as given, content versions."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from engine.config.loader import check_paths, load_config, load_document
+from engine.errors import ConfigError
+from tests.conftest import CONFIGS
+from tests.unit.config.helpers import config_set
+
+Write = Callable[[dict[str, str]], Path]
+GOOD = {"a": "name: a\nhandoff: {is_entry_point: true, trigger: go_a}\nterminal: true\n"}
+
+
+def test_load_config_accepts_the_root_file_or_its_folder(write_files: Write) -> None:
+    root = config_set(write_files, GOOD)
+    by_folder = load_config(root)
+    by_file = load_config(root / "engine.yaml")
+    assert by_folder.version == by_file.version
+    assert by_folder.root == str(root / "engine.yaml")
+    assert by_folder.trigger_map == {"go_a": "a"}
+    assert by_folder.config.files[0] == str(root / "engine.yaml")
+
+
+def test_version_is_a_content_hash(write_files: Write) -> None:
+    root = config_set(write_files, GOOD)
+    first = load_config(root).version
+    assert load_config(root).version == first
+    (root / "capabilities.yaml").write_text(
+        "capabilities:\n  alpha: {keywords: [first, more]}\n", encoding="utf-8"
+    )
+    assert load_config(root).version != first
+
+
+def test_load_config_raises_with_every_issue(write_files: Write) -> None:
+    root = config_set(write_files, {"a": "name: a\npeer: []\n", "b": "name: [b\n"})
+    with pytest.raises(ConfigError) as caught:
+        load_config(root)
+    assert sorted(i.code for i in caught.value.issues) == ["unknown-key", "yaml-syntax"]
+    assert "2 error(s)" in str(caught.value)
+
+
+def test_load_config_on_a_folder_without_root(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_config(tmp_path)
+    assert [i.code for i in caught.value.issues] == ["no-config"]
+
+
+def test_file_names_stay_as_the_user_gave_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shutil.copytree(CONFIGS / "banking", tmp_path / "sets" / "banking")
+    routing = tmp_path / "sets" / "banking" / "routing.yaml"
+    routing.write_text(routing.read_text("utf-8").replace("to: claims", "to: claimz"), "utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = check_paths(["sets/"])
+    assert [(i.file, i.code) for i in result.issues] == [
+        ("sets/banking/routing.yaml", "unknown-agent")
+    ]
+    assert str(result.issues[0]).startswith("sets/banking/routing.yaml:")
+    assert "did you mean 'claims'?" in result.issues[0].message
+
+
+def test_check_paths_finds_every_set_below_a_folder() -> None:
+    result = check_paths([CONFIGS])
+    assert result.issues == ()
+    names = sorted(snapshot.config.engine.name for snapshot in result.snapshots)
+    assert names == ["banking-concierge", "research-team"]
+    assert not result.failed(strict=True)
+
+
+def test_check_paths_reports_sets_independently(write_files: Write, tmp_path: Path) -> None:
+    config_set(write_files, GOOD)
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / "engine.yaml").write_text("name: x\n", encoding="utf-8")
+    result = check_paths([tmp_path, tmp_path / "missing", tmp_path / "agents"])
+    assert sorted((Path(i.file).name, i.code) for i in result.issues) == [
+        ("agents", "no-config"),
+        ("engine.yaml", "required"),
+        ("engine.yaml", "required"),
+        ("missing", "file-not-found"),
+    ]
+    assert len(result.snapshots) == 1
+
+
+def test_load_document_validates_one_file_against_a_bundled_schema(tmp_path: Path) -> None:
+    good = tmp_path / "caps.json"
+    good.write_text('{"capabilities": {"a": {"keywords": ["x"]}}}', encoding="utf-8")
+    data, issues = load_document(good, "capabilities.schema.json")
+    assert issues == [] and data == {"capabilities": {"a": {"keywords": ["x"]}}}
+    bad = tmp_path / "caps.yaml"
+    bad.write_text("capabilities:\n  a: {keyword: [x]}\n", encoding="utf-8")
+    data, issues = load_document(bad, "capabilities.schema.json", max_bytes=1000)
+    assert data is None
+    assert [(i.code, i.line, i.col) for i in issues] == [("unknown-key", 2, 7)]
