@@ -18,7 +18,7 @@ from engine.lifecycle.models import (
     evolve,
     new_move,
 )
-from engine.lifecycle.table import FAILURE_BY_TRIGGER, Trigger, destination
+from engine.lifecycle.table import CREATE, FAILURE_BY_TRIGGER, Trigger, destination
 
 ACCEPTED_REASON = "Accepted by receiving agent."
 _ACCEPTED = HandoffResponse(accepted=True, reason=ACCEPTED_REASON)  # shared: responses are frozen
@@ -101,3 +101,31 @@ def _failure(
     if why is not None:
         return why[0]
     return FailureReason.timeout if record.request.deadline is None else FailureReason.deadline
+
+
+def history_problem(record: HandoffRecord) -> str | None:
+    """What is wrong with a record's history per the table, or None if it is a legal path.
+
+    An empty history is allowed (records exported by seed 000 have none). Otherwise it must
+    start with `create` into pending, chain each move's `from` to the previous `to` through
+    legal moves, and end in the record's status.
+    """
+    if not record.history:
+        return None
+    first = record.history[0]
+    if first.from_ is not None or first.to is not HandoffStatus.pending or first.trigger != CREATE:
+        return "history must start with 'create' into 'pending'"
+    state: HandoffStatus = first.to
+    for index, move in enumerate(record.history[1:], start=1):
+        trigger = _TRIGGERS.get(move.trigger)
+        legal = trigger is not None and destination(state, trigger) is move.to
+        if move.from_ is not state or not legal:
+            source = "nothing" if move.from_ is None else repr(move.from_.value)
+            return f"history[{index}]: {move.trigger} from {source} to {move.to.value!r} is illegal"
+        state = move.to
+    if state is not record.status:
+        return f"history ends in {state.value!r} but status is {record.status.value!r}"
+    return None
+
+
+_TRIGGERS = {trigger.value: trigger for trigger in Trigger}

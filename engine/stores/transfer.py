@@ -1,7 +1,8 @@
 """Export and import of records as JSON (one list) or JSON Lines (one record per line).
 
-Import is validated in full before anything is stored: one bad item raises
-`RecordImportError` naming its index. This module never talks to a store itself.
+Import is validated in full (shape, and a history that is a legal path through the table)
+before anything is stored: one bad item raises `RecordImportError` naming its index. This
+module never talks to a store itself.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pydantic import ValidationError
 
 from engine.errors import RecordImportError
 from engine.lifecycle.models import HandoffRecord
+from engine.lifecycle.moves import history_problem
 
 Format = Literal["json", "jsonl"]
 FORMATS: tuple[Format, ...] = ("json", "jsonl")
@@ -37,13 +39,17 @@ def _parse_one(index: int, item: Any) -> HandoffRecord:
     if not isinstance(item, dict):
         raise RecordImportError(index, f"expected an object, got {type(item).__name__}")
     try:
-        return HandoffRecord.model_validate(item)
+        record = HandoffRecord.model_validate(item)
     except ValidationError as error:
         problems = "; ".join(
             f"{'.'.join(str(part) for part in e['loc']) or '<record>'}: {e['msg']}"
             for e in error.errors()[:5]
         )
         raise RecordImportError(index, problems) from error
+    problem = history_problem(record)
+    if problem is not None:
+        raise RecordImportError(index, problem)
+    return record
 
 
 def dump(records: Iterable[HandoffRecord], out: IO[str], *, fmt: Format = "json") -> int:

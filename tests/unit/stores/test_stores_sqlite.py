@@ -41,6 +41,8 @@ def test_two_stores_on_one_file_never_overwrite_each_other(
         with pytest.raises(VersionConflict):
             second.replace(record(1, version=2, status="rejected"), expected_version=1)
         assert second.get("h-1").status.value == "accepted"
+        second.replace(record(1, version=3, status="in_progress"), expected_version=2)
+        assert first.get("h-1").status.value == "in_progress"  # its parsed copy is not reused
 
 
 def test_two_managers_on_one_file_retry_and_respect_the_table(tmp_path: Path) -> None:

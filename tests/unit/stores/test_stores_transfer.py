@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Callable
+from datetime import timedelta
 
 import pytest
 
@@ -60,3 +62,36 @@ def test_malformed_documents() -> None:
     assert caught.value.index == 1
     with pytest.raises(RecordImportError, match="expected a list"):
         parse_records({"record_id": "x"})  # type: ignore[arg-type]
+
+
+def test_history_must_be_a_legal_path(record: MakeRecord) -> None:
+    good = record(1).model_dump(mode="json")
+    at = good["history"][0]["at"]
+    jump = {"from": "pending", "to": "completed", "trigger": "complete", "at": at}
+    cases = [
+        ({**good, "history": [*good["history"], jump], "status": "completed"},
+         "history[1]: complete from 'pending' to 'completed' is illegal"),
+        ({**good, "status": "accepted"}, "history ends in 'pending' but status is 'accepted'"),
+        ({**good, "history": [{**good["history"][0], "trigger": "accept"}]},
+         "history must start with 'create'"),
+    ]
+    for item, words in cases:
+        with pytest.raises(RecordImportError, match=re.escape(words)):
+            parse_records([item])
+
+
+def test_seed_000_exports_without_our_fields_import() -> None:
+    seed_item = {
+        "record_id": "0b6f3c9e-1111-4c6e-9a59-2f1f0c0d8e11",
+        "request": {"from_agent": "coordinator", "to_agent": "analyst",
+                    "task_description": "Analyze Q3 churn", "priority": 9,
+                    "deadline": "2026-03-31T23:59:00"},
+        "response": {"accepted": True, "reason": "Accepted by receiving agent."},
+        "status": "accepted",
+        "created_at": "2026-03-01T10:00:00+00:00",
+        "updated_at": "2026-03-01T10:01:00+00:00",
+    }
+    (record,) = parse_records([seed_item])
+    assert (record.version, record.history, record.config_version) == (1, (), None)
+    assert record.request.deadline is not None
+    assert record.request.deadline.utcoffset() == timedelta(0)  # naive read as UTC
