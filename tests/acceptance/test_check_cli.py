@@ -1,0 +1,126 @@
+"""`handoff check` as users run it: the real console script in a subprocess."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from ruamel.yaml import YAML
+
+from tests.conftest import CONFIGS, FIXTURES, REPO
+
+HANDOFF = str(Path(sys.executable).parent / "handoff")
+INVALID = FIXTURES / "configs" / "invalid"
+pytestmark = pytest.mark.slow
+
+
+def handoff(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [HANDOFF, "check", *args], cwd=cwd, capture_output=True, text=True, timeout=120
+    )
+
+
+def assert_no_traceback(run: subprocess.CompletedProcess[str]) -> None:
+    assert "Traceback" not in run.stdout + run.stderr
+
+
+def test_shipped_configs_pass_strict() -> None:
+    run = handoff("configs/", "--strict")
+    assert (run.returncode, run.stdout.strip(), run.stderr) == (0, "0 error(s), 0 warning(s)", "")
+
+
+def test_every_invalid_case_is_reported_in_one_run() -> None:
+    """One run over the whole corpus: exit 1, every expected issue located, no traceback."""
+    run = handoff(str(INVALID.relative_to(REPO)), "--format", "json", "--max-bytes", "4096")
+    assert run.returncode == 1
+    assert_no_traceback(run)
+    reported = {
+        (issue["code"], issue["file"], issue["line"]) for issue in json.loads(run.stdout)["issues"]
+    }
+    yaml = YAML(typ="safe", pure=True)
+    for case in sorted(path for path in INVALID.iterdir() if path.is_dir()):
+        if not (case / "engine.yaml").exists():
+            continue  # a folder without a root is only an issue when passed directly
+        for item in yaml.load(case / "expect.yaml")["issues"]:
+            file = (case / item["file"]).relative_to(REPO).as_posix()
+            assert (item["code"], file, item["line"]) in reported, (case.name, item)
+
+
+def test_text_format_is_file_line_col_severity_code_path_message(tmp_path: Path) -> None:
+    shutil.copytree(CONFIGS / "banking", tmp_path / "banking")
+    routing = tmp_path / "banking" / "routing.yaml"
+    routing.write_text(routing.read_text("utf-8").replace("to: claims", "to: fraud"), "utf-8")
+    run = handoff("banking", cwd=tmp_path)
+    assert run.returncode == 1
+    assert run.stdout.splitlines() == [
+        "banking/routing.yaml:56:9: error[unknown-agent] $.rules[6].to: "
+        "'fraud' is not a declared agent; did you mean 'fraud_agent'?",
+        "1 error(s), 0 warning(s)",
+    ]
+
+
+def test_github_format_emits_workflow_annotations() -> None:
+    run = handoff(str((INVALID / "unknown-key").relative_to(REPO)), "--format", "github")
+    assert run.returncode == 1
+    assert run.stdout.strip() == (
+        "::error file=tests/fixtures/configs/invalid/unknown-key/agents/b.yaml,line=6,col=1,"
+        "title=unknown-key::$.peer: unknown key 'peer'; did you mean 'peers'?"
+    )
+
+
+def test_warnings_fail_only_with_strict() -> None:
+    case = str((INVALID / "topology-warnings").relative_to(REPO))
+    relaxed, strict = handoff(case), handoff(case, "--strict")
+    assert relaxed.returncode == 0 and strict.returncode == 1
+    assert relaxed.stdout == strict.stdout
+    assert "0 error(s), 3 warning(s)" in strict.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        [],
+        ["configs", "--format", "xml"],
+        ["configs", "--max-bytes", "lots"],
+        ["configs", "--max-bytes", "0"],
+        ["configs", "--bogus"],
+    ],
+    ids=["no-path", "bad-format", "bad-max-bytes", "zero-max-bytes", "unknown-option"],
+)
+def test_usage_errors_exit_2(args: list[str]) -> None:
+    run = handoff(*args)
+    assert run.returncode == 2
+    assert run.stdout == ""
+    assert "usage:" in run.stderr
+    assert_no_traceback(run)
+
+
+def test_missing_path_and_folder_without_config_exit_1(tmp_path: Path) -> None:
+    run = handoff(str(tmp_path / "nope"), str(tmp_path))
+    assert run.returncode == 1
+    assert_no_traceback(run)
+    assert f"{tmp_path / 'nope'}: error[file-not-found]" in run.stdout
+    assert f"{tmp_path}: error[no-config]" in run.stdout
+
+
+def test_max_bytes_option_applies_to_every_file() -> None:
+    run = handoff("configs/banking", "--max-bytes", "600", "--format", "json")
+    assert run.returncode == 1
+    codes = {issue["code"] for issue in json.loads(run.stdout)["issues"]}
+    assert codes == {"file-too-large"}
+
+
+def test_python_module_entry_point_matches_the_script() -> None:
+    module = subprocess.run(
+        [sys.executable, "-m", "engine", "check", "configs", "--format", "json"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert module.returncode == 0
+    assert json.loads(module.stdout) == {"errors": 0, "warnings": 0, "issues": []}
