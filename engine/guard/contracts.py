@@ -100,6 +100,23 @@ def thaw(value: Any) -> Any:
     return value
 
 
+def _is_object(_checker: Any, instance: Any) -> bool:
+    return isinstance(instance, Mapping)
+
+
+def _is_array(_checker: Any, instance: Any) -> bool:
+    return isinstance(instance, list | tuple)
+
+
+_MappingAwareValidator = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+    Draft202012Validator,
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine_many(
+        {"object": _is_object, "array": _is_array}
+    ),
+)
+"""Draft 2020-12, but read-only views (mappings, tuples) count as objects and arrays."""
+
+
 class JSONSchemaContract:
     """Validates JSON-shaped data against a Draft 2020-12 schema, formats checked."""
 
@@ -111,7 +128,7 @@ class JSONSchemaContract:
             Draft202012Validator.check_schema(plain)
         except jsonschema.SchemaError as error:
             raise UsageError(f"guard schema is not a valid JSON Schema: {error.message}") from error
-        self.validator = Draft202012Validator(
+        self.validator = _MappingAwareValidator(
             plain, format_checker=Draft202012Validator.FORMAT_CHECKER
         )
 

@@ -40,3 +40,12 @@ def test_non_object_payloads_are_root_violations(payload: object) -> None:
     with pytest.raises(HandoffViolation) as caught:
         check_handoff_payload(payload, SCHEMA, target="billing")
     assert caught.value.field_path == "<root>"
+
+
+def test_read_only_payloads_count_as_objects_and_arrays() -> None:
+    schema = {"type": "object", "properties": {"tags": {"type": "array", "minItems": 1}}}
+    frozen = MappingProxyType({"tags": ("a",)})
+    assert check_handoff_payload(frozen, schema, target="t") is frozen
+    with pytest.raises(HandoffViolation) as caught:
+        check_handoff_payload(MappingProxyType({"tags": ()}), schema, target="t")
+    assert caught.value.field_path == "tags"
