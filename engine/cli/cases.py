@@ -10,6 +10,7 @@ import argparse
 import json
 from collections.abc import Sequence
 
+from engine.cli.route import headline
 from engine.config.loader import load_config
 from engine.errors import ConfigError
 from engine.routing.cases import CaseResult, load_cases, run_case
@@ -31,11 +32,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def _line(result: CaseResult) -> str:
     decision = result.decision
     got = decision.target or f"refused ({decision.rejection.value if decision.rejection else '-'})"
-    layer = decision.layer.value if decision.layer else "-"
-    rule = f", rule {decision.rule}" if decision.rule else ""
+    if decision.target is not None:
+        got = headline(decision)
     if result.passed:
-        return f"PASS  {result.case.name} -> {got} ({layer}{rule})"
-    lines = [f"FAIL  {result.case.where}: {result.case.name} -> {got} ({layer}{rule})"]
+        return f"PASS  {result.case.name} -> {got}"
+    lines = [f"FAIL  {result.case.where}: {result.case.name} -> {got}"]
     lines += [f"        {failure}" for failure in result.failures]
     return "\n".join(lines)
 

@@ -14,7 +14,7 @@ from typing import Any
 from engine.config.loader import load_config
 from engine.config.snapshot import Snapshot
 from engine.errors import UsageError
-from engine.routing import Hop, RouteDecision, Router, RouteRequest
+from engine.routing import Hop, Layer, RouteDecision, Router, RouteRequest
 
 NAME = "route"
 HELP = "Route one handoff request through a config set and explain the decision."
@@ -106,13 +106,26 @@ def _dropped(decision: RouteDecision) -> str:
     return f"refused ({decision.rejection.value if decision.rejection else 'no_route'})"
 
 
+def headline(decision: RouteDecision) -> str:
+    """`fraud_agent (rule lost-card)`, `claims (keyword: chargebacks)`, `refused (loop): ...`"""
+    if decision.target is None:
+        return f"{_dropped(decision)}: {decision.detail}"
+    layer = decision.layer
+    if layer is Layer.trigger:
+        how = f"trigger {decision.request.tool}" if decision.request.target is None \
+            else "trigger: explicit target"
+    elif layer is Layer.rule:
+        how = f"rule {decision.rule}"
+    elif layer is Layer.keyword:
+        how = f"keyword: {', '.join(decision.matched_capabilities)}"
+    else:
+        how = "fallback"
+    return f"{decision.target} ({how})"
+
+
 def render_text(decision: RouteDecision, *, explain: bool) -> str:
     """One line (target and layer), or with `explain` the whole decision."""
-    if decision.target is None:
-        head = f"{_dropped(decision)}: {decision.detail}"
-    else:
-        layer = decision.layer.value if decision.layer else "-"
-        head = f"{decision.target} (layer: {layer}; {decision.detail})"
+    head = headline(decision)
     if not explain:
         return head
     lines = [head]

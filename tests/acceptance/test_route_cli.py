@@ -79,7 +79,7 @@ def test_keyword_route_with_explain(bank: str) -> None:
     done = handoff("route", bank, "--from", "concierge", "my visa was stolen", "--explain")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0].startswith("fraud (layer: keyword")
+    assert lines[0] == "fraud (keyword: cards, fraud)"
     assert "    1. fraud [keyword score=2] chosen" in lines
     assert "    2. cards [keyword score=1] dropped: outranked" in lines
     assert any(line.startswith("  config version: ") for line in lines)
@@ -161,7 +161,7 @@ def test_cases_pass_with_a_coverage_report(
     done = handoff("test", str(root / "bank"), str(root / "cases.yaml"))
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0] == "PASS  stolen visa goes to fraud -> fraud (keyword)"
+    assert lines[0] == "PASS  stolen visa goes to fraud -> fraud (keyword: cards, fraud)"
     assert "3 case(s): 3 passed, 0 failed" in lines
     assert lines[-1] == (
         "coverage: rules 1/2 (not exercised: lost-card); "
