@@ -62,5 +62,5 @@ def sort_key(issue: Issue) -> tuple[str, int, int, str]:
     return (issue.file, issue.line, issue.col, issue.code)
 
 
-def has_errors(issues: "list[Issue] | tuple[Issue, ...]") -> bool:
+def has_errors(issues: list[Issue] | tuple[Issue, ...]) -> bool:
     return any(issue.is_error for issue in issues)
