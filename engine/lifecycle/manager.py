@@ -17,6 +17,7 @@ from engine.lifecycle.models import (
     HandoffRecord,
     HandoffRequest,
     HandoffStatus,
+    as_utc,
     build_record,
     new_move,
     utc_now,
@@ -28,7 +29,7 @@ from engine.stores.memory import MemoryStore
 from engine.stores.transfer import parse_records
 
 Clock = Callable[[], datetime]
-"""Returns the current time, timezone-aware (the default is `utc_now`)."""
+"""Returns the current time (default `utc_now`); a naive time is read as UTC."""
 
 DEFAULT_PENDING_TIMEOUT_S = 30.0
 # Hot-path constants: on Python 3.11 enum member lookups on the class go through a descriptor.
@@ -60,7 +61,7 @@ class HandoffManager:
         if pending_timeout_s <= 0:
             raise UsageError(f"pending_timeout_s must be > 0, got {pending_timeout_s}")
         self.store: Store = MemoryStore() if store is None else store
-        self.clock = clock
+        self.clock: Clock = clock if clock is utc_now else (lambda: as_utc(clock()))
         self.pending_timeout = timedelta(seconds=pending_timeout_s)
         self.config_version = config_version
         self.actor = actor
