@@ -1,0 +1,103 @@
+"""The built wheel ships the schemas: install it into a fresh venv and run `handoff check`.
+
+The fresh venv gets the wheel itself (no editable install, run outside the checkout); its
+third-party dependencies are borrowed from the test environment's site-packages through a
+`.pth` line, so the test needs no network. The editable hook there is not loaded (nested
+`.pth` files are only read for site directories), so `engine` can only come from the wheel.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import sysconfig
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CONFIGS, REPO
+
+SCHEMAS = [
+    "engine.schema.json",
+    "agent.schema.json",
+    "capabilities.schema.json",
+    "routing.schema.json",
+]
+
+
+def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(list(args), cwd=cwd, capture_output=True, text=True, timeout=300)
+
+
+def build_wheel(out: Path) -> Path:
+    out.mkdir(parents=True)
+    built = run(
+        sys.executable,
+        "-m",
+        "build",
+        "--wheel",
+        "--no-isolation",
+        "--outdir",
+        str(out),
+        str(REPO),
+        cwd=out,
+    )
+    assert built.returncode == 0, built.stderr[-2000:]
+    (wheel,) = out.glob("handoff_engine-*.whl")
+    return wheel
+
+
+def fresh_venv(folder: Path) -> Path:
+    venv.EnvBuilder(with_pip=False).create(folder)
+    python = folder / "bin" / "python"
+    site = run(
+        str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])", cwd=folder
+    ).stdout.strip()
+    (Path(site) / "borrowed_dependencies.pth").write_text(
+        sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8"
+    )
+    return python
+
+
+@pytest.mark.slow
+def test_wheel_installs_and_checks_configs_with_bundled_schemas(tmp_path: Path) -> None:
+    wheel = build_wheel(tmp_path / "dist")
+    names = zipfile.ZipFile(wheel).namelist()
+    for schema in SCHEMAS:
+        assert any(name.endswith(f"engine/_schemas/{schema}") for name in names), schema
+    python = fresh_venv(tmp_path / "venv")
+    installed = run(
+        sys.executable,
+        "-m",
+        "pip",
+        "--python",
+        str(python),
+        "install",
+        "--no-deps",
+        "--no-index",
+        "-q",
+        str(wheel),
+        cwd=tmp_path,
+    )
+    assert installed.returncode == 0, installed.stderr[-2000:]
+    shutil.copytree(CONFIGS / "banking", tmp_path / "work" / "banking")
+    where = run(str(python), "-c", "import engine; print(engine.__file__)", cwd=tmp_path / "work")
+    assert where.stdout.startswith(str(tmp_path / "venv")), where
+    check = run(
+        str(tmp_path / "venv" / "bin" / "handoff"),
+        "check",
+        "banking",
+        "--strict",
+        cwd=tmp_path / "work",
+    )
+    assert (check.returncode, check.stdout.strip()) == (0, "0 error(s), 0 warning(s)"), check
+    broken = tmp_path / "work" / "banking" / "agents" / "claims.yaml"
+    broken.write_text(broken.read_text("utf-8").replace("peers:", "peer:"), "utf-8")
+    check = run(
+        str(tmp_path / "venv" / "bin" / "handoff"), "check", "banking", cwd=tmp_path / "work"
+    )
+    assert check.returncode == 1
+    assert "banking/agents/claims.yaml:8:1: error[unknown-key] $.peer" in check.stdout
