@@ -17,7 +17,7 @@ from engine.errors import UsageError
 from engine.lifecycle.models import HandoffRecord, HandoffStatus
 from engine.stores.base import RecordQuery
 from engine.stores.sqlite import SQLiteStore
-from engine.stores.transfer import FORMATS, dump, load
+from engine.stores.transfer import FORMATS, dump, iter_records, load
 
 NAME = "records"
 HELP = "Read and move the handoff audit trail of a SQLite store (list, show, history, ...)."
@@ -78,11 +78,11 @@ def execute(args: argparse.Namespace) -> int:
 
 def _export(store: SQLiteStore, args: argparse.Namespace) -> int:
     if args.output is None:
-        dump(store.query(), sys.stdout, fmt=args.format)
+        dump(iter_records(store), sys.stdout, fmt=args.format)
         return EXIT_OK
     try:
         with args.output.open("w", encoding="utf-8") as out:
-            count = dump(store.query(), out, fmt=args.format)
+            count = dump(iter_records(store), out, fmt=args.format)
     except OSError as error:
         raise UsageError(f"cannot write {args.output}: {error.strerror or error}") from error
     print(f"exported {count} record(s) to {args.output}", file=sys.stderr)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
 from typing import IO, Any, Literal
 
 from pydantic import ValidationError
@@ -16,6 +17,7 @@ from pydantic import ValidationError
 from engine.errors import RecordImportError
 from engine.lifecycle.models import HandoffRecord
 from engine.lifecycle.moves import history_problem
+from engine.stores.base import ALL, RecordQuery, Store
 
 Format = Literal["json", "jsonl"]
 FORMATS: tuple[Format, ...] = ("json", "jsonl")
@@ -50,6 +52,23 @@ def _parse_one(index: int, item: Any) -> HandoffRecord:
     if problem is not None:
         raise RecordImportError(index, problem)
     return record
+
+
+def iter_records(store: Store, query: RecordQuery = ALL, *, page: int = 1000) -> Iterator[
+    HandoffRecord
+]:
+    """Every record matching `query`, oldest first, read `page` records at a time, so an
+    export of a large store never holds it all in memory."""
+    offset = query.offset
+    remaining = query.limit
+    while remaining is None or remaining > 0:
+        size = page if remaining is None else min(page, remaining)
+        batch = store.query(replace(query, limit=size, offset=offset))
+        yield from batch
+        if len(batch) < size:
+            return
+        offset += size
+        remaining = None if remaining is None else remaining - size
 
 
 def dump(records: Iterable[HandoffRecord], out: IO[str], *, fmt: Format = "json") -> int:

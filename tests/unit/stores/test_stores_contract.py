@@ -11,6 +11,7 @@ import pytest
 from engine.errors import RecordNotFound, UsageError, VersionConflict
 from engine.lifecycle import HandoffManager, HandoffRecord, HandoffRequest, HandoffStatus
 from engine.stores import RecordQuery, Store
+from engine.stores.transfer import iter_records
 
 S = HandoffStatus
 MakeRecord = Callable[..., HandoffRecord]
@@ -121,3 +122,11 @@ def test_manager_on_the_store_survives_concurrent_threads(store: Store) -> None:
     for thread in threads:
         thread.join()
     assert [r.version for r in store.query(RecordQuery(status=S.completed))] == [3] * 20
+
+
+def test_iter_records_reads_page_by_page(store: Store, record: MakeRecord) -> None:
+    store.put_many(record(n) for n in range(7))
+    every = [r.record_id for r in iter_records(store, page=3)]
+    assert every == [f"h-{n}" for n in range(7)]
+    window = iter_records(store, RecordQuery(offset=2, limit=4), page=3)
+    assert [r.record_id for r in window] == ["h-2", "h-3", "h-4", "h-5"]
