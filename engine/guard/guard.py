@@ -39,10 +39,12 @@ class GuardConfig:
 def _input_binder(
     func: Callable[..., Any], input_param: str | None
 ) -> Callable[[tuple[Any, ...], dict[str, Any]], Any]:
-    """Where the guarded input lives: the `input_param` argument, else the first one."""
-    params = [p for p in inspect.signature(func).parameters.values() if p.name != "retry"]
+    """Where the guarded input lives: the `input_param` argument, else the first parameter
+    that is not `self`, `cls` or `retry`."""
+    params = list(inspect.signature(func).parameters.values())
     names = [p.name for p in params]
-    name = input_param if input_param in names else (names[0] if names else "state")
+    candidates = [n for n in names if n not in ("self", "cls", "retry")]
+    name = input_param if input_param in names else (candidates[0] if candidates else "state")
     index = names.index(name) if name in names else -1
     default = params[index].default if index >= 0 else inspect.Parameter.empty
     fallback = None if default is inspect.Parameter.empty else default

@@ -121,14 +121,14 @@ def test_invalid_input_is_rejected_before_the_call(nodes: Any) -> None:
 
 def test_input_is_the_first_parameter_when_none_is_named_state(nodes: Any) -> None:
     if nodes.mode == "sync":
-        def handle(request: Any) -> Any:
+        def handle(retry: Any, request: Any) -> Any:
             return request
     else:
-        async def handle(request: Any) -> Any:
+        async def handle(retry: Any, request: Any) -> Any:
             return request
     node = guard(input=Request)(handle)
     with pytest.raises(HandoffViolation):
-        nodes.call(node, {"nope": 1})
+        nodes.call(node, request={"nope": 1})
     assert nodes.call(node, request={"query": "x"}) == {"query": "x"}
 
 
@@ -275,9 +275,15 @@ def test_method_nodes(nodes: Any) -> None:
         def run(self, state: Any) -> Any:
             return GOOD
 
+        @guard(input=Request, on_fail="return_input")
+        def handle(self, request: Any) -> Any:
+            return request
+
     assert Agent().run({"query": "q"}) == GOOD
     with pytest.raises(HandoffViolation):
         Agent().run({"query": 1})
+    assert Agent().handle({"query": "q"}) == {"query": "q"}
+    assert Agent().handle(request={"bad": 1}) == {"bad": 1}
 
 
 @pytest.mark.parametrize(
