@@ -65,6 +65,9 @@ def _position(func: Callable[..., Any], name: str) -> int:
 def _check(config: GuardConfig) -> None:
     if config.max_attempts < 1:
         raise UsageError(f"guard max_attempts must be at least 1, got {config.max_attempts}")
+    if isinstance(config.retry_on, str):
+        raise UsageError(f"guard retry_on must be a tuple of causes, e.g. "
+                         f"({config.retry_on!r},), not a string")
     unknown = set(config.retry_on) - RETRY_CAUSES
     if unknown:
         raise UsageError(f"guard retry_on has unknown causes {sorted(unknown)}; use "

@@ -288,7 +288,8 @@ def test_method_nodes(nodes: Any) -> None:
 
 @pytest.mark.parametrize(
     "kwargs",
-    [{"max_attempts": 0}, {"retry_on": ("timeouts",)}, {"on_fail": "explode"},
+    [{"max_attempts": 0}, {"retry_on": ("timeouts",)}, {"retry_on": "parse"},
+     {"on_fail": "explode"},
      {"output": "not a schema"}, {"output": {"type": "nonsense"}},
      {"output": {"type": "object", "default": object()}}],
 )
