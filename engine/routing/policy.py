@@ -16,18 +16,18 @@ Hop = tuple[str, str]
 """One past handoff of the session: `(from_agent, to_agent)`; a history lists them oldest first."""
 
 
-def bounces(history: Sequence[Hop], sender: str, target: str) -> int:
-    """How many times the task already went back and forth between `sender` and `target`
-    right before this handoff: the trailing run of alternating hops ending in
-    `target -> sender`. A->B then B->A is one bounce; a new A->B would make it two."""
+def round_trips(history: Sequence[Hop], sender: str, target: str) -> int:
+    """How many A->B->A round trips between `sender` and `target` the trailing ping-pong of
+    `history` holds once the proposed `sender -> target` hop is made. A->B then B->A is one;
+    A->B->A->B is still one; A->B->A->B->A is two."""
     expected = (target, sender)
-    count = 0
+    chain = 1  # the proposed hop
     for hop in reversed(history):
         if tuple(hop) != expected:
             break
-        count += 1
+        chain += 1
         expected = (expected[1], expected[0])
-    return count
+    return chain // 2
 
 
 def hops_exhausted(tables: RouteTables, history: Sequence[Hop]) -> bool:
@@ -50,7 +50,7 @@ def check(
         return Reason.not_allowed
     if receiver.accepts is not None and sender.name not in receiver.accepts:
         return Reason.not_allowed
-    if history and bounces(history, sender.name, target) >= tables.max_bounces + 1:
+    if history and round_trips(history, sender.name, target) > tables.max_bounces:
         return Reason.loop
     return None
 
@@ -69,7 +69,7 @@ def explain(reason: Reason, sender: AgentPolicy, target: str, tables: RouteTable
         return f"{target!r} does not accept handoffs from {sender.name!r}"
     if reason is Reason.loop:
         return (
-            f"handing off from {sender.name!r} to {target!r} again would exceed "
-            f"max_bounces={tables.max_bounces}"
+            f"handing off from {sender.name!r} back to {target!r} would make more than "
+            f"{tables.max_bounces} round trip(s) between them (max_bounces)"
         )
     return str(reason.value)

@@ -101,8 +101,9 @@ def test_a_refused_trigger_exits_1_with_its_reason(bank: str) -> None:
 
 
 def test_hops_feed_the_loop_guard(bank: str) -> None:
-    done = handoff("route", bank, "--from", "concierge", "--tool", "handoff_fraud",
-                   "--hop", "concierge:fraud", "--hop", "fraud:concierge", "card")
+    done = handoff("route", bank, "--from", "concierge", "--tool", "handoff_cards",
+                   "--hop", "cards:concierge", "--hop", "concierge:cards",
+                   "--hop", "cards:concierge", "card")
     assert done.returncode == 1
     assert done.stdout.startswith("refused (loop)")
 

@@ -10,7 +10,7 @@ import pytest
 from engine.config.snapshot import Snapshot
 from engine.errors import RoutingError, UsageError
 from engine.routing import Layer, Reason, Router, RouteRequest
-from engine.routing.policy import bounces
+from engine.routing.policy import round_trips
 
 Build = Callable[..., Snapshot]
 
@@ -79,29 +79,42 @@ def test_a_rule_to_a_forbidden_target_is_dropped_and_the_next_rule_tried(build: 
     ]
 
 
-def test_bounces_count_the_trailing_ping_pong() -> None:
-    assert bounces([], "b", "a") == 0
-    assert bounces([("a", "b")], "b", "a") == 1
-    assert bounces([("a", "b"), ("b", "a")], "a", "b") == 2
-    assert bounces([("a", "b"), ("b", "c")], "c", "b") == 1
-    assert bounces([("a", "b"), ("b", "c")], "c", "a") == 0
+def test_round_trips_count_the_trailing_ping_pong_with_the_proposed_hop() -> None:
+    assert round_trips([], "a", "b") == 0
+    assert round_trips([("a", "b")], "b", "a") == 1
+    assert round_trips([("a", "b"), ("b", "a")], "a", "b") == 1
+    assert round_trips([("a", "b"), ("b", "a"), ("a", "b")], "b", "a") == 2
+    assert round_trips([("c", "a"), ("a", "b"), ("b", "a")], "a", "b") == 1
+    assert round_trips([("a", "b"), ("b", "c")], "c", "b") == 1
+    assert round_trips([("a", "b"), ("b", "c")], "c", "a") == 0
 
 
-def test_ping_pong_beyond_max_bounces_is_a_loop(build: Build) -> None:
-    router = Router(_snapshot(build))
-    once = router.route(RouteRequest("b", "x", tool="to_a"), history=[("a", "b")])
-    assert once.target == "a"
-    twice = router.route(RouteRequest("a", "x", tool="to_b"), history=[("a", "b"), ("b", "a")])
-    assert (twice.target, twice.rejection) == (None, Reason.loop)
-    assert "max_bounces=1" in twice.detail
+PING_PONG = [("a", "b"), ("b", "a"), ("a", "b")]
+
+
+def test_a_round_trip_beyond_max_bounces_is_a_loop(build: Build) -> None:
+    router = Router(_snapshot(build))  # max_bounces: 1
+    back = router.route(RouteRequest("b", "x", tool="to_a"), history=PING_PONG[:1])
+    again = router.route(RouteRequest("a", "x", tool="to_b"), history=PING_PONG[:2])
+    assert (back.target, again.target) == ("a", "b")
+    refused = router.route(RouteRequest("b", "x", tool="to_a"), history=PING_PONG)
+    assert (refused.target, refused.rejection) == (None, Reason.loop)
+    assert "more than 1 round trip(s)" in refused.detail
+
+
+def test_zero_bounces_refuses_any_return(build: Build) -> None:
+    agents = [{"name": "a", "handoff": {"trigger": "to_a"}}, {"name": "b"}]
+    router = Router(build(agents, policies={"max_bounces": 0}))
+    decision = router.route(RouteRequest("b", "x", tool="to_a"), history=[("a", "b")])
+    assert decision.rejection is Reason.loop
 
 
 def test_ping_pong_drops_the_keyword_candidate_too(build: Build) -> None:
     router = Router(_snapshot(build))
-    decision = router.route(RouteRequest("a", "card"), history=[("a", "b"), ("b", "a")])
+    decision = router.route(RouteRequest("b", "card"), history=PING_PONG)
     assert decision.target is None
     assert [(c.agent, c.dropped) for c in decision.candidates] == [
-        ("a", Reason.self_handoff), ("b", Reason.loop)
+        ("a", Reason.loop), ("b", Reason.self_handoff)
     ]
 
 
