@@ -12,12 +12,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from engine.errors import RecordNotFound, StoreError, VersionConflict
 from engine.lifecycle.models import LIVE_STATES, HandoffRecord, HandoffStatus
 from engine.stores.base import ALL, RecordQuery
-from engine.stores.sqlite_schema import TABLE, Synchronous, boundary, connect
+from engine.stores.sqlite_commit import GroupCommit
+from engine.stores.sqlite_schema import TABLE, Synchronous, boundary, connect, explain
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _LIVE = tuple(status.value for status in HandoffStatus if status in LIVE_STATES)
@@ -60,6 +61,9 @@ def _row(record: HandoffRecord) -> tuple[Any, ...]:
 class SQLiteStore:
     """The durable `Store`: one SQLite file in WAL mode, shared safely by several processes.
 
+    Writes from concurrent threads are group-committed: one transaction and one fsync for all
+    that are waiting, each acknowledged only once that commit returned.
+
     `synchronous="FULL"` (default) fsyncs every commit, so an acknowledged move survives power
     loss; `"NORMAL"` survives a crash of the process but not of the machine. `readonly=True`
     opens an existing store for reading only; `create=False` refuses to create a new file.
@@ -84,6 +88,12 @@ class SQLiteStore:
             synchronous=synchronous,
             timeout_s=timeout_s,
         )
+        self._group = GroupCommit(
+            self._lock,
+            self._connection,
+            translate=lambda error: StoreError(self.path, explain(self.path, error)),
+            after_commit=self._committed,
+        )
 
     @property
     def location(self) -> str:
@@ -93,9 +103,7 @@ class SQLiteStore:
     def _use(self, *, write: bool = False) -> Iterator[sqlite3.Connection]:
         """The connection under the lock; `write` wraps the block in one transaction."""
         with self._lock, boundary(self.path):
-            conn = self._conn
-            if conn is None:
-                raise StoreError(self.path, "the store is closed")
+            conn = self._connection()
             if not write:
                 yield conn
                 return
@@ -110,14 +118,16 @@ class SQLiteStore:
 
     def add(self, record: HandoffRecord) -> None:
         row = _row(record)
-        with self._use(write=True) as conn:
+
+        def insert(conn: sqlite3.Connection) -> list[tuple[HandoffRecord, str]]:
             try:
                 conn.execute(_INSERT, row)
             except sqlite3.IntegrityError:
                 actual = self._version(conn, record.record_id)
                 raise VersionConflict(record.record_id, 0, actual) from None
-        with self._lock:
-            self._remember(record, row[7])
+            return [(record, row[7])]
+
+        self._group.run(insert)
 
     def get(self, record_id: str) -> HandoffRecord:
         with self._use() as conn:
@@ -149,12 +159,12 @@ class SQLiteStore:
         self.replace_many(((record, expected_version),))
 
     def replace_many(self, changes: Sequence[tuple[HandoffRecord, int]]) -> None:
-        written: list[tuple[HandoffRecord, str]] = []
-        with self._use(write=True) as conn:
+        rows = [(record, expected, _row(record)) for record, expected in changes]
+
+        def update(conn: sqlite3.Connection) -> list[tuple[HandoffRecord, str]]:
             current: dict[str, int] = {}
-            for record, expected in changes:
+            for record, expected, row in rows:
                 version = current.get(record.record_id, expected)
-                row = _row(record)
                 cursor = conn.execute(_UPDATE, (row[1], row[6], row[7], row[5], row[0], version))
                 if cursor.rowcount != 1:
                     actual = self._version(conn, record.record_id)
@@ -162,10 +172,19 @@ class SQLiteStore:
                         raise RecordNotFound(record.record_id)
                     raise VersionConflict(record.record_id, version, actual)
                 current[record.record_id] = record.version
-                written.append((record, row[7]))
-        with self._lock:  # only once committed: a failed write must never be remembered
-            for record, body in written:
-                self._remember(record, body)
+            return [(record, row[7]) for record, _, row in rows]
+
+        self._group.run(update)
+
+    def _committed(self, written: object) -> None:
+        """Remember what a group commit made durable (never what failed)."""
+        for record, body in cast(list[tuple[HandoffRecord, str]], written):
+            self._remember(record, body)
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise StoreError(self.path, "the store is closed")
+        return self._conn
 
     def put_many(self, records: Iterable[HandoffRecord]) -> int:
         rows = [_row(record) for record in records]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -144,3 +146,55 @@ def test_closed_store(tmp_path: Path) -> None:
     store.close()
     with pytest.raises(StoreError, match="closed"):
         store.get("h-1")
+
+
+def test_group_commit_shares_one_commit_and_fails_only_the_conflicting_job(
+    tmp_path: Path, record: MakeRecord
+) -> None:
+    store = SQLiteStore(tmp_path / "records.db")
+    store.put_many(record(n) for n in range(4))
+    outcomes: dict[str, str] = {}
+
+    def write(name: str, change: HandoffRecord) -> None:
+        try:
+            store.replace(change, expected_version=1)
+            outcomes[name] = "ok"
+        except VersionConflict:
+            outcomes[name] = "conflict"
+
+    jobs = [("a", record(0, version=2)), ("b", record(1, version=2)),
+            ("c", record(2, version=2)), ("c-again", record(2, version=2, status="rejected"))]
+    with store._lock:  # hold the connection: every writer queues behind it
+        threads = [threading.Thread(target=write, args=job) for job in jobs]
+        for thread in threads:
+            thread.start()
+        while len(store._group._queue) < len(jobs):
+            time.sleep(0.001)
+    for thread in threads:
+        thread.join()
+    assert store._group.commits == 1 and store._group.jobs == 4
+    assert outcomes == {"a": "ok", "b": "ok", "c": "ok", "c-again": "conflict"}
+    assert [r.version for r in store.query()] == [2, 2, 2, 1]
+    assert store.get("h-2").status.value == "pending"
+    store.close()
+
+
+def test_concurrent_managers_threads_group_commit(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "records.db")
+    manager = HandoffManager(store=store)
+    request = HandoffRequest(from_agent="a", to_agent="b", task_description="t")
+    ids = [manager.create_handoff(request).record_id for _ in range(40)]
+
+    def drive(part: list[str]) -> None:
+        for record_id in part:
+            manager.accept(record_id)
+            manager.start(record_id)
+
+    threads = [threading.Thread(target=drive, args=(ids[i::4],)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(record.version == 3 for record in store.query())
+    assert store._group.jobs == 40 + 80
+    store.close()
