@@ -15,7 +15,7 @@ from typing import Any
 from engine.config.document import read_document
 from engine.config.positions import Document, json_path
 from engine.config.snapshot import Snapshot
-from engine.issues import Issue
+from engine.issues import Issue, sort_key
 from engine.routing.decision import RouteDecision, RouteRequest
 from engine.routing.policy import Hop
 from engine.routing.router import Router
@@ -143,5 +143,5 @@ def load_cases(
             issues.append(_issue(document, ("cases", index, "name"), "duplicate-case", message))
         seen.setdefault(raw["name"], index)
     if issues:
-        return (), issues
+        return (), sorted(issues, key=sort_key)
     return tuple(_build_case(document, n, raw) for n, raw in enumerate(document.data["cases"])), []
