@@ -166,9 +166,9 @@ class SchemaValidationError(SpecError, ValueError):
 class HandoffViolation(EngineError):
     """Data crossing an agent boundary broke its contract (seed 004). Built by the guard."""
 
-    def __init__(self, context: Any, history: Iterable[Any] = ()) -> None:
+    def __init__(self, context: Any, history: Iterable[Any] | None = None) -> None:
         self.context = context
-        self.history = list(history)
+        self.history = list(history or ())
         super().__init__(str(context))
 
     @property
@@ -194,11 +194,22 @@ class HandoffViolation(EngineError):
 class ParseError(EngineError, ValueError):
     """Text in which no sensible JSON could be found or repaired."""
 
-    def __init__(self, message: str, *, line: int = 0, col: int = 0, preview: str = "") -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        line: int = 0,
+        col: int = 0,
+        preview: str = "",
+        raw_output: str | None = None,
+        original: Exception | None = None,
+    ) -> None:
         self.message = message
         self.line = line
         self.col = col
         self.preview = preview
+        self.raw_output = raw_output
+        self.original = original
         where = f" at line {line}, column {col}" if line else ""
         shown = f" near {preview!r}" if preview else ""
         super().__init__(f"{message}{where}{shown}")

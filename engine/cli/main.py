@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -16,7 +17,7 @@ from types import ModuleType
 from engine.errors import EngineError, UsageError
 
 COMMAND_MODULES: tuple[str, ...] = (
-    "check", "records", "schema", "validate", "route", "cases", "graph",
+    "check", "records", "schema", "validate", "route", "cases", "graph", "watch", "tools",
 )
 
 EXIT_OK = 0
@@ -54,6 +55,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_FINDINGS
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader (e.g. `| head`) went away: stop quietly, as other CLI tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_FINDINGS
     return code
 
 
