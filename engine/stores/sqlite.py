@@ -6,6 +6,7 @@ overwrite each other: an UPDATE applies only at the expected record version.
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
@@ -79,15 +80,19 @@ class SQLiteStore:
         timeout_s: float = 10.0,
     ) -> None:
         self.path = Path(path)
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # the writer connection
+        self._read_lock = threading.Lock()  # the reader: reads never wait for a commit's fsync
+        self._cache_lock = threading.Lock()
         self._recent: dict[str, tuple[tuple[int, int], HandoffRecord]] = {}
-        self._conn: sqlite3.Connection | None = connect(
-            self.path,
-            create=create,
-            readonly=readonly,
-            synchronous=synchronous,
-            timeout_s=timeout_s,
+        open_ = functools.partial(
+            connect, self.path, readonly=readonly, synchronous=synchronous, timeout_s=timeout_s
         )
+        self._conn: sqlite3.Connection | None = open_(create=create)
+        try:
+            self._reader: sqlite3.Connection | None = open_(create=False)
+        except BaseException:
+            self._conn.close()
+            raise
         self._group = GroupCommit(
             self._lock,
             self._connection,
@@ -101,12 +106,15 @@ class SQLiteStore:
 
     @contextmanager
     def _use(self, *, write: bool = False) -> Iterator[sqlite3.Connection]:
-        """The connection under the lock; `write` wraps the block in one transaction."""
+        """The reader, or with `write` the writer wrapped in one transaction, under its lock."""
+        if not write:
+            with self._read_lock, boundary(self.path):
+                if self._reader is None:
+                    raise StoreError(self.path, "the store is closed")
+                yield self._reader
+            return
         with self._lock, boundary(self.path):
             conn = self._connection()
-            if not write:
-                yield conn
-                return
             conn.execute("BEGIN IMMEDIATE")
             try:
                 yield conn
@@ -147,13 +155,14 @@ class SQLiteStore:
             return record
 
     def _remember(self, record: HandoffRecord, body: str) -> None:
-        """Keep recently read or written records parsed (call with the lock held). A hit is
-        still checked against the file's version and body size, so other writers are seen."""
-        recent = self._recent
-        recent.pop(record.record_id, None)
-        recent[record.record_id] = ((record.version, len(body)), record)  # len in characters
-        if len(recent) > _RECENT:
-            del recent[next(iter(recent))]
+        """Keep recently read or written records parsed. A hit is still checked against the
+        file's version and body size, so other writers' changes are always seen."""
+        with self._cache_lock:
+            recent = self._recent
+            recent.pop(record.record_id, None)
+            recent[record.record_id] = ((record.version, len(body)), record)  # len: characters
+            if len(recent) > _RECENT:
+                del recent[next(iter(recent))]
 
     def replace(self, record: HandoffRecord, *, expected_version: int) -> None:
         self.replace_many(((record, expected_version),))
@@ -190,6 +199,7 @@ class SQLiteStore:
         rows = [_row(record) for record in records]
         with self._use(write=True) as conn:
             conn.executemany(_UPSERT, rows)
+        with self._cache_lock:
             self._recent.clear()
         return len(rows)
 
@@ -217,10 +227,11 @@ class SQLiteStore:
         return [self._load(body) for (body,) in rows]
 
     def close(self) -> None:
-        with self._lock:
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
+        with self._lock, self._read_lock:
+            for conn in (self._conn, self._reader):
+                if conn is not None:
+                    conn.close()
+            self._conn = self._reader = None
 
     def __enter__(self) -> SQLiteStore:
         return self

@@ -13,6 +13,7 @@ import json
 import os
 import sqlite3
 import tempfile
+import threading
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -190,6 +191,34 @@ def bench_sqlite(n: int, folder: Path, *, synchronous: str, batch: int) -> None:
           f"  (target >= 5,000 durable moves/s)")
 
 
+def bench_sqlite_threads(n: int, folder: Path, *, threads: int) -> None:
+    print(f"\nSQLite, {n:,} handoffs (synchronous=FULL, {threads} threads, one call per move,"
+          " group commit)")
+    path = folder / f"engine-threads-{threads}.db"
+    with SQLiteStore(path, synchronous="NORMAL") as setup:
+        creator = HandoffManager(store=setup)
+        ids = [creator.create_handoff(r).record_id for r in requests(n)]
+    store = SQLiteStore(path, synchronous="FULL")
+    manager = HandoffManager(store=store)
+
+    def drive(part: list[str]) -> None:
+        _moves(lambda i, t: manager.move(i, t), part)
+
+    def run() -> None:
+        workers = [threading.Thread(target=drive, args=(ids[k::threads],))
+                   for k in range(threads)]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join()
+
+    timed("HandoffManager moves, threads (SQLiteStore)", 3 * n, run)
+    group = store._group
+    print(f"  {group.jobs:,} writes in {group.commits:,} commits"
+          f" ({group.jobs / max(group.commits, 1):.1f} per fsync)")
+    store.close()
+
+
 def _move_batches(manager: HandoffManager, ids: list[str], batch: int) -> None:
     orders = [MoveOrder(record_id, Trigger(t)) for t in MOVES for record_id in ids]
     for first in range(0, len(orders), batch):
@@ -247,6 +276,8 @@ def main() -> None:
                         help="handoffs in SQLite (NORMAL per move, FULL batched)")
     parser.add_argument("--full-n", type=int, default=2_000,
                         help="handoffs in SQLite with FULL sync and one fsync per move")
+    parser.add_argument("--threads-n", type=int, default=20_000,
+                        help="handoffs in SQLite with FULL sync moved by 8 threads")
     args = parser.parse_args()
     bench_memory(args.n)
     with tempfile.TemporaryDirectory() as folder:
@@ -256,6 +287,7 @@ def main() -> None:
         bench_sqlite(args.full_n, Path(folder), synchronous="FULL", batch=1)
         bench_sqlite(args.sqlite_n, Path(folder), synchronous="NORMAL", batch=1)
         bench_sqlite(args.sqlite_n, Path(folder), synchronous="FULL", batch=300)
+        bench_sqlite_threads(args.threads_n, Path(folder), threads=8)
 
 
 if __name__ == "__main__":
