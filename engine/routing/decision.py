@@ -8,9 +8,9 @@ low microseconds.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, overload
 
 from engine.errors import RoutingError
 
@@ -62,6 +62,60 @@ class Candidate(NamedTuple):
         }
 
 
+class Candidates(Sequence[Candidate]):
+    """An immutable sequence of candidates: those a layer examined, then those the winner
+    outranked. The outranked ones are built only when read: a popular capability can rank
+    thousands of agents, and most decisions are never explained."""
+
+    __slots__ = ("_built", "_examined", "_names", "_positions", "_scores")
+
+    def __init__(
+        self,
+        examined: tuple[Candidate, ...],
+        outranked: Sequence[int],
+        names: Sequence[str],
+        scores: Mapping[int, int],
+    ) -> None:
+        self._examined = examined
+        self._positions = outranked
+        self._names = names
+        self._scores = scores
+        self._built: tuple[Candidate, ...] | None = None
+
+    def _all(self) -> tuple[Candidate, ...]:
+        if self._built is None:  # a memo: the observable value never changes
+            names, scores = self._names, self._scores
+            self._built = self._examined + tuple(
+                Candidate(names[p], Layer.keyword, scores[p], Reason.outranked)
+                for p in self._positions
+            )
+        return self._built
+
+    @overload
+    def __getitem__(self, index: int) -> Candidate: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Candidate, ...]: ...
+    def __getitem__(self, index: int | slice) -> Candidate | tuple[Candidate, ...]:
+        return self._all()[index]
+
+    def __len__(self) -> int:
+        return len(self._examined) + len(self._positions)
+
+    def __iter__(self) -> Iterator[Candidate]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (Candidates, tuple, list)):
+            return self._all() == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._all())
+
+    def __repr__(self) -> str:
+        return f"Candidates({self._all()!r})"
+
+
 class RouteRequest(NamedTuple):
     """One handoff to route: who sends it, the task text, and optionally the handoff tool
     the sender's model called, an explicitly named target, context values, a priority (1-10,
@@ -109,7 +163,7 @@ class RouteDecision(NamedTuple):
     rule: str | None
     matched_keywords: tuple[str, ...]
     matched_capabilities: tuple[str, ...]
-    candidates: tuple[Candidate, ...]
+    candidates: Sequence[Candidate]
     rejection: Reason | None
     detail: str
     config_version: str

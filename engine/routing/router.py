@@ -7,16 +7,21 @@ trigger that policy forbids is refused with a typed reason, never silently rerou
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from functools import partial
-from itertools import repeat
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine.errors import UsageError
 from engine.routing import policy
 from engine.routing.compiled import compile_tables
 from engine.routing.conditions import TextView, rule_matches
-from engine.routing.decision import Candidate, Layer, Reason, RouteDecision, RouteRequest
+from engine.routing.decision import (
+    Candidate,
+    Candidates,
+    Layer,
+    Reason,
+    RouteDecision,
+    RouteRequest,
+)
 from engine.routing.policy import Hop
 from engine.routing.tables import AgentPolicy
 
@@ -150,22 +155,23 @@ class Router:
         ranked.sort(key=scores.__getitem__, reverse=True)
         names = self._index.agent_names
         winner: str | None = None
+        outranked: list[int] = []
         for tried, position in enumerate(ranked, 1):
             name, score = names[position], scores[position]
             reason = policy.check(self._tables, sender, name, history)
             candidates.append(Candidate(name, _KEYWORD, score, reason))
             if reason is None:
-                winner = name
-                candidates.extend(_outranked(ranked[tried:], names, scores))
+                winner, outranked = name, ranked[tried:]
                 break
         if winner is None:
             return None
+        every = Candidates(tuple(candidates), outranked, names, scores)
         flat: list[str] = []
         for hits in matched.values():
             flat += hits
         keywords = tuple(dict.fromkeys(flat))
         return RouteDecision(
-            winner, Layer.keyword, None, keywords, tuple(matched), tuple(candidates), None,
+            winner, Layer.keyword, None, keywords, tuple(matched), every, None,
             _BY_KEYWORDS, self._version, request,
         )
 
@@ -202,15 +208,3 @@ class Router:
             request,
         )
 
-
-def _outranked(
-    positions: list[int], names: tuple[str, ...], scores: dict[int, int]
-) -> Iterator[Candidate]:
-    """The candidates ranked below the winner, built in C-level loops (there may be many)."""
-    count = len(positions)
-    rows = zip(
-        map(names.__getitem__, positions), repeat(Layer.keyword, count),
-        map(scores.__getitem__, positions), repeat(Reason.outranked, count), repeat(None, count),
-        strict=True,
-    )
-    return map(partial(tuple.__new__, Candidate), rows)

@@ -9,7 +9,7 @@ import pytest
 
 from engine.config.snapshot import Snapshot
 from engine.lifecycle.models import HandoffRequest
-from engine.routing import Router, RouteRequest
+from engine.routing import Layer, Reason, Router, RouteRequest
 
 
 def test_to_dict_is_plain_json(bank: Snapshot) -> None:
@@ -47,3 +47,15 @@ def test_a_successful_decision_returns_its_target(bank: Snapshot) -> None:
     decision = Router(bank).route(RouteRequest("concierge", "x", tool="handoff_invest"))
     assert decision.routed
     assert decision.raise_for_rejection() == "invest"
+
+
+def test_keyword_candidates_are_an_immutable_sequence(bank: Snapshot) -> None:
+    decision = Router(bank).route(RouteRequest("concierge", "my stolen visa"))
+    candidates = decision.candidates
+    assert len(candidates) == 2
+    assert candidates[1:] == (("cards", Layer.keyword, 1, Reason.outranked, None),)
+    assert candidates == [c for c in candidates]
+    assert hash(candidates) == hash(tuple(candidates))
+    assert "outranked" in repr(candidates)
+    with pytest.raises(TypeError):
+        candidates[0] = candidates[1]  # type: ignore[index]
