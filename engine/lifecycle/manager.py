@@ -60,6 +60,8 @@ class HandoffManager:
     ) -> None:
         if pending_timeout_s <= 0:
             raise UsageError(f"pending_timeout_s must be > 0, got {pending_timeout_s}")
+        if retries < 0:
+            raise UsageError(f"retries must be >= 0, got {retries}")
         self.store: Store = MemoryStore() if store is None else store
         self.clock: Clock = clock if clock is utc_now else (lambda: as_utc(clock()))
         self.pending_timeout = timedelta(seconds=pending_timeout_s)
@@ -169,11 +171,15 @@ class HandoffManager:
 
     def move_many(self, orders: Sequence[MoveOrder]) -> list[HandoffRecord]:
         """Several moves written in one atomic commit, returned only once durable: all are
-        applied or none (an illegal one raises before anything is written)."""
+        applied or none. An illegal one raises `IllegalTransition` before anything is written;
+        if another writer moved one of the records meanwhile, `VersionConflict` (not retried).
+        """
         context = self._context()
         latest: dict[str, HandoffRecord] = {}
         changes: list[tuple[HandoffRecord, int]] = []
         for order in orders:
+            if not isinstance(order.trigger, Trigger):
+                order = order._replace(trigger=Trigger(order.trigger))
             current = latest.get(order.record_id) or self.store.get(order.record_id)
             new = moved(current, order, context)
             changes.append((new, current.version))
@@ -184,7 +190,7 @@ class HandoffManager:
     def expire_overdue(self, *, now: datetime | None = None) -> list[HandoffRecord]:
         """Fail (with failure `timeout` or `deadline`) every live record that is overdue:
         pending longer than `pending_timeout_s`, or past its request's deadline."""
-        at = self.clock() if now is None else now
+        at = self.clock() if now is None else as_utc(now)
         expired = []
         for candidate in self.store.due(created_before=at - self.pending_timeout, now=at):
             record = self._apply(candidate.record_id, lambda c: self._expired(c, at))

@@ -185,6 +185,8 @@ def test_move_many_is_all_or_nothing(manager: HandoffManager) -> None:
     with pytest.raises(IllegalTransition):
         manager.move_many([MoveOrder(b, Trigger.start), MoveOrder(a, Trigger.accept)])
     assert manager.get(b).status is S.accepted
+    (done,) = manager.move_many([MoveOrder(b, "complete", result={"ok": 1})])  # type: ignore[arg-type]
+    assert (done.status, done.result) == (S.completed, {"ok": 1})
 
 
 def test_optional_arguments_are_keyword_only_and_checked() -> None:
@@ -192,6 +194,8 @@ def test_optional_arguments_are_keyword_only_and_checked() -> None:
         HandoffManager(None)  # type: ignore[misc]
     with pytest.raises(UsageError, match="pending_timeout_s"):
         HandoffManager(pending_timeout_s=0)
+    with pytest.raises(UsageError, match="retries"):
+        HandoffManager(retries=-1)
     with pytest.raises(UsageError, match="HandoffRequest"):
         HandoffManager().create_handoff({"from_agent": "a"})  # type: ignore[arg-type]
 
