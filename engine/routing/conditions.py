@@ -81,14 +81,18 @@ def rule_matches(rule: CompiledRule, request: RouteRequest, text: TextView) -> l
             return None
     if rule.context and not _context_holds(rule.context, request.context):
         return None
-    matched = [" ".join(p) for p in rule.all_keywords]
+    matched = [rule.spelling[p] for p in rule.all_keywords]
     if not all(text.has(p) for p in rule.all_keywords):
         return None
     if rule.any_keywords:
-        hits = [" ".join(p) for p in rule.any_keywords if text.has(p)]
+        hits = [rule.spelling[p] for p in rule.any_keywords if text.has(p)]
         if not hits:
             return None
         matched.extend(hits)
-    if rule.capabilities and not all(c in text.capabilities for c in rule.capabilities):
-        return None
+    if rule.capabilities:
+        signalled = text.capabilities
+        if not all(c in signalled for c in rule.capabilities):
+            return None
+        for capability in rule.capabilities:
+            matched.extend(k for k in signalled[capability] if k not in matched)
     return matched

@@ -71,14 +71,15 @@ class KeywordIndex:
 
 def _keyword_phrases(
     capabilities: Mapping[str, CapabilitySpec],
-) -> dict[Phrase, list[str]]:
-    phrases: dict[Phrase, list[str]] = {}
+) -> dict[Phrase, tuple[str, list[str]]]:
+    """Every keyword as its words -> (its first spelling, the capabilities it signals)."""
+    phrases: dict[Phrase, tuple[str, list[str]]] = {}
     for capability in capabilities.values():
         for keyword in (capability.name, *capability.keywords, *capability.synonyms):
             words_ = phrase(keyword)
             if not words_:
                 continue
-            names = phrases.setdefault(words_, [])
+            _spelling, names = phrases.setdefault(words_, (keyword.strip(), []))
             if capability.name not in names:
                 names.append(capability.name)
     return phrases
@@ -89,8 +90,8 @@ def build_keyword_index(
 ) -> KeywordIndex:
     """Invert the vocabulary (keyword -> capabilities) and the agents (capability -> agents)."""
     entries: dict[str, list[Entry]] = {}
-    for words_, names in _keyword_phrases(capabilities).items():
-        entries.setdefault(words_[0], []).append((words_, " ".join(words_), tuple(names)))
+    for words_, (spelling, names) in _keyword_phrases(capabilities).items():
+        entries.setdefault(words_[0], []).append((words_, spelling, tuple(names)))
     names_in_order: list[str] = []
     by_capability: dict[str, list[int]] = {}
     for position, agent in enumerate(agents):

@@ -6,8 +6,9 @@ re-reads the config models. Pure and deterministic; no I/O.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from engine.config.models import ANYONE, AgentSpec, RuleSpec
@@ -55,6 +56,7 @@ class CompiledRule:
     sources: frozenset[str] | None
     any_keywords: tuple[Phrase, ...]
     all_keywords: tuple[Phrase, ...]
+    spelling: Mapping[Phrase, str]
     capabilities: tuple[str, ...]
     priority_range: tuple[int, int] | None
     context: tuple[tuple[str, Any], ...]
@@ -76,6 +78,9 @@ class CompiledRule:
             sources=sources,
             any_keywords=tuple(p for p in map(phrase, when.keywords.any) if p),
             all_keywords=tuple(p for p in map(phrase, when.keywords.all) if p),
+            spelling=MappingProxyType({
+                phrase(k): k for k in (*when.keywords.all, *when.keywords.any) if phrase(k)
+            }),
             capabilities=tuple(when.capabilities),
             priority_range=span,
             context=tuple(when.context.items()),

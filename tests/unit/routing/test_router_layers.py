@@ -138,3 +138,13 @@ def test_no_route_without_any_fallback(build: Build) -> None:
     assert (decision.target, decision.rejection, decision.candidates) == (
         None, Reason.no_route, ()
     )
+
+
+def test_a_capability_rule_records_the_keywords_that_signalled_it(
+    with_rules: Callable[..., Snapshot],
+) -> None:
+    snapshot = with_rules([{"id": "r", "to": "invest", "when": {"capabilities": ["fraud"]}}])
+    decision = Router(snapshot).route(RouteRequest("concierge", "a scam, an unauthorized charge"))
+    assert decision.rule == "r"
+    assert decision.matched_keywords == ("scam", "unauthorized charge")
+    assert decision.matched_capabilities == ("fraud",)
