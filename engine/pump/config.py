@@ -26,6 +26,7 @@ from engine.pump.registry import ANYONE, ListenerRegistry, is_async_handler
 from engine.pump.routing import Limits
 
 LISTENERS_SCHEMA = "listeners.schema.json"
+_LIMIT_KEYS = ("max_fanout", "max_depth", "max_strikes", "max_hops")
 
 PUMP_CODES: dict[str, str] = {
     "unknown-handler": "a handler import path that cannot be imported or found",
@@ -71,7 +72,7 @@ def load_pump_config(
     if issues:
         raise ConfigError(issues)
     settings = document.data.get("pump", {})
-    limits = {k: settings[k] for k in ("max_fanout", "max_depth", "max_strikes") if k in settings}
+    limits = {k: settings[k] for k in _LIMIT_KEYS if k in settings}
     return PumpConfig(
         registry,
         queue_size=settings.get("queue_size", 1000),

@@ -189,6 +189,7 @@ class Pump:
             finally:
                 del self._active[slot]
                 self._leave(env.root)
+            await asyncio.sleep(0)  # a handler that never awaits must not starve the loop
 
     async def _process(self, listener: Listener, env: Envelope) -> None:
         router = self._router

@@ -63,6 +63,7 @@ class Limits:
     max_fanout: int = 16
     max_depth: int = 64
     max_strikes: int = 3
+    max_hops: int = 10_000
 
 
 class Router:
@@ -76,6 +77,7 @@ class Router:
         self.todos = TodoRegistry()
         self._usage = {n: registry.usage_instructions(lsn) for n, lsn in registry.listeners.items()}
         self._strikes: dict[str, int] = {}
+        self._hops: dict[str, int] = {}
 
     def open(self, target: str, payload: Any, *, sender: str) -> Envelope:
         """Start a conversation from outside: validate, open a root thread, build the envelope."""
@@ -93,6 +95,7 @@ class Router:
     def end_conversation(self, root: str) -> tuple[str, ...]:
         """Forget every thread and watcher of a finished conversation; returns threads removed."""
         removed = self.threads.terminate(root)
+        self._hops.pop(root, None)
         self.todos.close_threads(removed)
         for thread_id in removed:
             self._strikes.pop(thread_id, None)
@@ -138,13 +141,36 @@ class Router:
             )
         if not outcome.errors:
             self._strikes.pop(env.thread_id, None)
-        return outcome
+        return self._charge(env, outcome)
 
     def fail(self, listener: Listener, env: Envelope, code: str, message: str) -> Outcome:
         """The handler raised or timed out: its caller gets a SystemError; its thread ends."""
         outcome = Outcome()
         self._fail_into(listener, env, outcome, code, message, retry_allowed=True)
-        return outcome
+        return self._charge(env, outcome)
+
+    def _charge(self, env: Envelope, outcome: Outcome) -> Outcome:
+        """Count the conversation's messages. Past `max_hops` (e.g. two agents ping-ponging
+        forever) the conversation ends: its initiator gets a `limit` SystemError, every thread
+        is terminated and the messages of this outcome are dropped as `limit`."""
+        if not outcome.envelopes:
+            return outcome
+        hops = self._hops.get(env.root, 0) + len(outcome.envelopes)
+        self._hops[env.root] = hops
+        if hops <= self.limits.max_hops or env.root not in self.threads:
+            return outcome
+        initiator = self.threads.chain(env.root)[0]
+        log.warning("conversation %s ended: more than %d messages", env.root, self.limits.max_hops)
+        error = SystemError(code="limit", retry_allowed=False,
+                            message="The conversation exceeded its message budget and was ended.")
+        notice = Envelope(initiator, SYSTEM_SENDER, env.root, error, env.root, external=True)
+        return Outcome(
+            envelopes=[notice],
+            errors=[*outcome.errors, "limit"],
+            dropped=[*outcome.dropped, *["limit"] * len(outcome.envelopes)],
+            terminated=outcome.terminated + self.end_conversation(env.root),
+            replied=outcome.replied, reply=outcome.reply, failure=outcome.failure,
+        )
 
     def _fail_into(
         self, listener: Listener, env: Envelope, outcome: Outcome,

@@ -52,6 +52,7 @@ def test_a_valid_file_builds_a_working_pump(tmp_path: Path, module: str) -> None
 pump:
   queue_size: 10
   max_fanout: 4
+  max_hops: 1000
 listeners:
   - name: math.doubler
     handler: {module}:double
@@ -61,6 +62,7 @@ listeners:
 """)
     config = load_pump_config(path)
     assert config.queue_size == 10 and config.limits.max_fanout == 4
+    assert config.limits.max_hops == 1000
     listener = config.registry["math.doubler"]
     assert (listener.timeout, listener.concurrency, listener.peers) == (2, 1, ())
 

@@ -13,6 +13,7 @@ from engine.errors import UsageError
 from engine.pump import (
     HandlerMetadata,
     HandlerResponse,
+    Limits,
     ListenerRegistry,
     Pump,
     SystemError,
@@ -303,4 +304,43 @@ def test_a_reply_nobody_collects_is_counted_not_lost_silently() -> None:
             await pump.join()
             assert pump.stats().dropped == {"uncollected_reply": 1}
             assert pump.stats().replies == 0
+    run(main())
+
+
+def ping_pong() -> ListenerRegistry:
+    """Two listeners that call each other forever without ever awaiting anything."""
+
+    def bouncer(other: str) -> Any:
+        async def bounce(payload: Task, metadata: HandlerMetadata) -> HandlerResponse:
+            return HandlerResponse(payload, to=other)
+
+        return bounce
+
+    registry = ListenerRegistry()
+    registry.register("ping", bouncer("pong"), payload=Task, peers=["pong"])
+    registry.register("pong", bouncer("ping"), payload=Task, peers=["ping"])
+    return registry
+
+
+def test_an_endless_conversation_is_ended_at_its_message_budget() -> None:
+    async def main() -> None:
+        async with Pump(ping_pong(), limits=Limits(max_hops=50, max_depth=1000)) as pump:
+            reply = await pump.request("ping", {"text": "ping"})
+            assert isinstance(reply, SystemError)
+            assert (reply.code, reply.retry_allowed) == ("limit", False)
+            await pump.join()
+            stats = pump.stats()
+        assert stats.errors == {"limit": 1} and stats.dropped == {"limit": 1}
+        assert 45 <= stats.handled <= 52
+    run(main())
+
+
+def test_handlers_that_never_await_do_not_starve_the_event_loop() -> None:
+    async def main() -> None:
+        pump = Pump(ping_pong(), limits=Limits(max_hops=10**9, max_depth=10**9))
+        await pump.start()
+        await pump.inject("ping", {"text": "ping"})
+        await asyncio.sleep(0.05)  # returns although the conversation never ends
+        report = await pump.shutdown(drain=False)
+        assert report.stats.handled > 10 and not report.drained
     run(main())

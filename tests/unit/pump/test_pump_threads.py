@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.pump import ThreadRegistry
 
@@ -53,3 +55,40 @@ def test_unknown_threads() -> None:
     assert threads.terminate("nope") == ()
     with pytest.raises(KeyError, match="no live thread"):
         threads.extend("nope", "a")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["extend", "prune"]), st.integers(0, 50),
+                          st.sampled_from(["a", "b.c", "d.e.f"])), max_size=40))
+def test_registry_invariants_under_random_sends_and_replies(
+    ops: list[tuple[str, int, str]],
+) -> None:
+    """Live threads always extend a live parent's chain by one name; a prune removes exactly
+    the responder's subtree."""
+    threads = ThreadRegistry()
+    parents: dict[str, str | None] = {}
+    root = threads.start("client", "a")
+    parents[root] = None
+    for op, pick, hop in ops:
+        live = sorted(parents)
+        if not live:
+            break
+        current = live[pick % len(live)]
+        if op == "extend":
+            parents[threads.extend(current, hop)] = current
+            continue
+        subtree = {current}
+        while True:
+            more = {t for t, p in parents.items() if p in subtree} - subtree
+            if not more:
+                break
+            subtree |= more
+        pruned = threads.prune(current)
+        assert set(pruned.terminated) == subtree
+        assert pruned.thread_id == parents[current]
+        for thread_id in subtree:
+            del parents[thread_id]
+    assert len(threads) == len(parents)
+    for thread_id, parent in parents.items():
+        if parent is not None:
+            assert threads.chain(thread_id)[:-1] == threads.chain(parent)
