@@ -3,7 +3,14 @@
 Import from here; the submodules are internal. Nothing in this package performs I/O.
 """
 
-from engine.routing.decision import Candidate, Layer, Reason, RouteDecision, RouteRequest
+from engine.routing.decision import (
+    Candidate,
+    Candidates,
+    Layer,
+    Reason,
+    RouteDecision,
+    RouteRequest,
+)
 from engine.routing.index import KeywordIndex, build_keyword_index
 from engine.routing.policy import Hop
 from engine.routing.provider import HandoffProvider
@@ -14,6 +21,7 @@ from engine.routing.text import _extract_keywords, words
 __all__ = [
     "AgentCapabilityRegistry",
     "Candidate",
+    "Candidates",
     "HandoffProvider",
     "HandoffRouter",
     "Hop",

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from engine.config.models import AgentSpec
 from engine.config.snapshot import Snapshot, build_handoff_map
-from engine.routing import HandoffProvider
+from engine.routing import HandoffProvider, Router, RouteRequest
 
 
 def _lookup(provider: HandoffProvider, tool: str) -> str | None:
@@ -30,3 +32,9 @@ def test_build_handoff_map_skips_agents_without_trigger() -> None:
 
 def test_a_plain_dict_is_not_a_provider() -> None:
     assert not isinstance({"handoff_a": "a"}, HandoffProvider)
+
+
+def test_a_snapshot_built_without_tables_still_routes(bank: Snapshot) -> None:
+    bare = dataclasses.replace(bank, tables=None)
+    decision = Router(bare).route(RouteRequest("concierge", "x", tool="handoff_cards"))
+    assert decision == Router(bank).route(RouteRequest("concierge", "x", tool="handoff_cards"))
