@@ -1,6 +1,5 @@
 """Async message pump with the seed 001 handler contract (payloads as pydantic models / JSON).
-
-Public names of the pump; the modules below hold one concept each.
+Public names of the pump; each submodule holds one concept.
 """
 
 from engine.pump.contract import (
@@ -11,10 +10,10 @@ from engine.pump.contract import (
     HandlerResponse,
     SystemError,
 )
+from engine.pump.envelope import Limits
 from engine.pump.payloads import PayloadSpec
 from engine.pump.pump import Pump
 from engine.pump.registry import Listener, ListenerRegistry
-from engine.pump.routing import Limits
 from engine.pump.stats import InFlight, PumpStats, ShutdownReport
 from engine.pump.threads import ThreadRegistry
 from engine.pump.todos import (

@@ -1,9 +1,6 @@
-"""Records agent-to-agent sends of a pump as handoff lifecycle records (optional).
-
-A send from one `agent: true` listener to another creates a `pending` record; the target's
-handler starting moves it to `accepted` then `in_progress`; its `.respond()` completes it, a
-failure or timeout fails it, and a thread ended by someone else's reply cancels it. It must
-not change routing: a lifecycle error is logged and counted, never raised into the pump.
+"""Optional bridge: agent-to-agent sends of a pump become handoff lifecycle records
+(pending -> accepted -> in_progress -> completed | failed | cancelled). It must not change
+routing: lifecycle errors are logged and counted, never raised into the pump.
 """
 
 from __future__ import annotations
@@ -17,8 +14,8 @@ from pydantic import BaseModel
 
 from engine.errors import EngineError
 from engine.lifecycle import HandoffManager, HandoffRequest
+from engine.pump.envelope import Envelope, Outcome
 from engine.pump.registry import ListenerRegistry
-from engine.pump.routing import Envelope, Outcome
 
 log = logging.getLogger("engine.pump")
 

@@ -1,7 +1,5 @@
-"""Listeners YAML: read through the shared config pipeline, then resolved and checked.
-
-Owns the pump's located checks (handler and payload import paths, async handlers, peers,
-duplicates) and building a ready `PumpConfig`. It must not run handlers or start a pump.
+"""Listeners YAML read through the shared config pipeline, then resolved and checked (handler and
+payload imports, async handlers, peers, duplicates) into a `PumpConfig`. It never runs handlers.
 """
 
 from __future__ import annotations
@@ -21,9 +19,9 @@ from engine.config.read import DEFAULT_MAX_BYTES
 from engine.errors import ConfigError, RegistrationError
 from engine.issues import Issue
 from engine.pump.contract import Handler
+from engine.pump.envelope import Limits
 from engine.pump.pump import Pump, ReplyCallback
 from engine.pump.registry import ANYONE, ListenerRegistry, is_async_handler
-from engine.pump.routing import Limits
 
 LISTENERS_SCHEMA = "listeners.schema.json"
 _LIMIT_KEYS = ("max_fanout", "max_depth", "max_strikes", "max_hops")

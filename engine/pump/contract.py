@@ -1,7 +1,5 @@
-"""The handler contract of the pump: HandlerResponse, HandlerMetadata and the SystemError payload.
-
-Names and semantics follow the seed handler contract (v2.1); payloads are pydantic models or JSON.
-This module holds plain records only; it must not route, validate or run anything.
+"""The seed 001 handler contract: HandlerResponse, HandlerMetadata and the SystemError payload.
+Plain records only; this module must not route, validate or run anything.
 """
 
 from __future__ import annotations

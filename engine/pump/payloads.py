@@ -1,7 +1,5 @@
-"""Payload schemas of listeners: a pydantic model or an inline JSON Schema, and their checks.
-
-Owns turning an outgoing value into the validated payload a handler receives, or a clear reason
-why not. It must not know about routing, threads or queues.
+"""Listener payload schemas (pydantic models or an inline JSON Schema) and their validation.
+It returns the payload a handler receives or says why not; it knows nothing of routing.
 """
 
 from __future__ import annotations

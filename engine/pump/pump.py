@@ -1,8 +1,6 @@
-"""The async message pump: per-listener bounded queues, workers, timeouts, shutdown.
-
-Owns the event-loop side only: admission with backpressure, running handlers under their
-timeout and concurrency limit, conversation bookkeeping and the shutdown report. Every envelope
-rule lives in `routing.Router`; this module must not decide where a message goes.
+"""The async message pump: per-listener bounded queues and workers, timeouts, backpressure,
+conversation bookkeeping and shutdown. Every envelope rule lives in `routing.Router`; this
+module must not decide where a message goes.
 """
 
 from __future__ import annotations
@@ -16,8 +14,9 @@ from typing import Any, Protocol
 
 from engine.errors import UsageError
 from engine.pump.contract import HandlerMetadata, HandlerResult, SystemError
+from engine.pump.envelope import Envelope, Limits, Outcome
 from engine.pump.registry import SYSTEM_SENDER, Listener, ListenerRegistry
-from engine.pump.routing import Envelope, Limits, Outcome, Router
+from engine.pump.routing import Router
 from engine.pump.stats import Counters, InFlight, PumpStats, ShutdownReport
 from engine.pump.todos import TodoRegistry
 

@@ -1,7 +1,5 @@
-"""Listeners and their registration checks (async handler, names, peers, schemas, limits).
-
-Owns the `Listener` record, the peer rule (`[]` = no one, `"*"` = anyone) and usage
-instructions. Synchronous; it must not run handlers or touch queues.
+"""Listeners and their registration checks; the peer rule (`[]` = no one, `"*"` = anyone) and
+usage instructions. Synchronous; it must not run handlers or touch queues.
 """
 
 from __future__ import annotations

@@ -1,15 +1,12 @@
-"""The pump's envelope rules: turn a handler's result into envelopes or SystemErrors.
-
-Enforces `from`, checks `to` against peers, validates payloads before delivery, prunes chains on
-`.respond()`, caps fan-out and depth, and serves the built-in todo listeners. Synchronous: it
-must not await, queue or run handlers (the pump does that).
+"""The envelope rules: from enforced, to checked against peers, payloads validated, chains pruned
+on `.respond()`, fan-out, depth and message budgets capped, todo listeners served.
+Synchronous: it must not await, queue or run handlers.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import UsageError
@@ -19,51 +16,13 @@ from engine.pump.contract import (
     HandlerResponse,
     SystemError,
 )
+from engine.pump.envelope import Envelope, Limits, Outcome
 from engine.pump.payloads import PayloadRejected
 from engine.pump.registry import SYSTEM_LISTENERS, SYSTEM_SENDER, Listener, ListenerRegistry
 from engine.pump.threads import ThreadRegistry
 from engine.pump.todos import TodoRegistry, format_nudge, serve_todo
 
 log = logging.getLogger("engine.pump")
-
-
-@dataclass(frozen=True, slots=True)
-class Envelope:
-    """One message in flight. `thread_id` is the thread in which `to` runs; for a reply to the
-    conversation's external initiator (`external=True`) it is the conversation's root id."""
-
-    to: str
-    from_id: str
-    thread_id: str
-    payload: Any
-    root: str
-    external: bool = False
-    forward: bool = False
-
-
-@dataclass(slots=True)
-class Outcome:
-    """What one handler call produced: envelopes to deliver, SystemError codes raised,
-    reasons for dropped messages, the threads it terminated, and how the handler's own thread
-    ended: `failure` (a SystemError code) or `replied` with `reply` (after `.respond()`)."""
-
-    envelopes: list[Envelope] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-    dropped: list[str] = field(default_factory=list)
-    terminated: tuple[str, ...] = ()
-    replied: bool = False
-    reply: Any = None
-    failure: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Limits:
-    """Caps that keep a misbehaving handler from flooding the pump."""
-
-    max_fanout: int = 16
-    max_depth: int = 64
-    max_strikes: int = 3
-    max_hops: int = 10_000
 
 
 class Router:

@@ -1,7 +1,5 @@
-"""Thread registry: opaque UUIDs mapped to call chains kept as lists of listener names.
-
-Owns chain extension, response pruning and sub-thread termination. Synchronous and pure; it
-must not know about queues, handlers or payloads. Chains are tuples, never dot-joined strings.
+"""Thread registry: opaque UUIDs -> call chains kept as tuples of names (never dot-joined),
+with response pruning and sub-thread termination. Synchronous; no queues, handlers or payloads.
 """
 
 from __future__ import annotations

@@ -1,7 +1,5 @@
-"""TodoUntil watchers: an agent waits for a payload type on its thread and gets nudged.
-
-Owns the watcher registry, matching and the `todo_nudge` text; also the TodoUntil/TodoComplete
-payloads. Synchronous and pure: it must not route or send anything itself.
+"""TodoUntil watchers: an agent waits for a payload type on its thread and gets a `todo_nudge`;
+the registry, the todo payloads and the built-in todo listeners. It never sends anything itself.
 """
 
 from __future__ import annotations

@@ -1,9 +1,6 @@
-"""Benchmark: messages/s and hop latency through a 3-listener chain (a -> b -> c).
-
-Runs the handoff-engine pump and xml-pipeline 0.4.0 (seed 001's implementation, from the
-`bench` extra) on the equivalent chain in the same process and prints both with the ratio.
-Run: python tests/bench/bench_pump.py [messages] [rounds]. Never asserts a time.
-"""
+"""Benchmark: messages/s and hop latency through a 3-listener chain (a -> b -> c), the engine's
+pump beside xml-pipeline 0.4.0 (seed 001, `bench` extra) in the same process. Never asserts times.
+Run: python tests/bench/bench_pump.py [messages] [rounds]"""
 
 from __future__ import annotations
 
@@ -59,8 +56,12 @@ async def run_engine(n: int, window: int) -> Run:
     rec = Recorder.new(n, window)
     registry = ListenerRegistry()
     for name, target in CHAIN:
-        registry.register(name, _engine_handler(target, rec.latencies, rec.finish),
-                          payload=Hop, peers=[target] if target else [])
+        registry.register(
+            name,
+            _engine_handler(target, rec.latencies, rec.finish),
+            payload=Hop,
+            peers=[target] if target else [],
+        )
     async with Pump(registry) as pump:
         start = time.perf_counter()
         for seq in range(n):
@@ -112,10 +113,17 @@ async def run_xml_pipeline(n: int, window: int) -> Run:
 
     config = OrganismConfig(name="bench")
     for name, target in CHAIN:
-        config.listeners.append(ListenerConfig(
-            name=name, payload_class_path="", handler_path="", description=name,
-            peers=[target] if target else [], payload_class=XHop, handler=make(target),
-        ))
+        config.listeners.append(
+            ListenerConfig(
+                name=name,
+                payload_class_path="",
+                handler_path="",
+                description=name,
+                peers=[target] if target else [],
+                payload_class=XHop,
+                handler=make(target),
+            )
+        )
     return await _drive_xml_pipeline(StreamPump(config), XHop, rec)
 
 
@@ -126,8 +134,9 @@ async def _drive_xml_pipeline(pump: Any, hop: Any, rec: Recorder) -> Run:
     start = time.perf_counter()
     for seq in range(rec.n):
         await rec.window.acquire()
-        envelope = pump._wrap_in_envelope(hop(seq=seq, sent=time.perf_counter()),
-                                          "client", "a", str(uuid.uuid4()))
+        envelope = pump._wrap_in_envelope(
+            hop(seq=seq, sent=time.perf_counter()), "client", "a", str(uuid.uuid4())
+        )
         await pump.inject(envelope, thread_id=str(uuid.uuid4()), from_id="client")
     await asyncio.wait_for(rec.done.wait(), 300)
     seconds = time.perf_counter() - start

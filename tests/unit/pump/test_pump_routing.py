@@ -18,7 +18,8 @@ from engine.pump import (
     SystemError,
     TodoRegistered,
 )
-from engine.pump.routing import Envelope, Router
+from engine.pump.envelope import Envelope
+from engine.pump.routing import Router
 
 
 class Task(BaseModel):
