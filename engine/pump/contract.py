@@ -23,7 +23,7 @@ class _RespondToCaller:
 RESPOND_TO_CALLER: Final = _RespondToCaller()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass
 class HandlerResponse:
     """What a handler returns to send a message: a payload and a target listener name.
 
@@ -46,9 +46,10 @@ class HandlerResponse:
         return isinstance(self.to, _RespondToCaller)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass
 class HandlerMetadata:
-    """Trustworthy context the pump passes to every handler call."""
+    """Trustworthy context the pump passes to every handler call (a fresh one per call; plain
+    dataclasses like the seed's, so ported handlers keep working)."""
 
     thread_id: str
     from_id: str

@@ -14,10 +14,12 @@ from typing import Any
 
 @dataclass(frozen=True, slots=True)
 class PumpStats:
-    """A snapshot of the pump's counters. `errors` counts SystemErrors by code; `dropped`
-    counts messages that were not delivered by reason (`terminated`: their thread ended
-    first; `uncollected_reply`: a reply to an outside sender that nobody collects (an `inject`
-    without `on_reply`, or a `request` that already timed out); `shutdown`)."""
+    """A snapshot of the pump's counters. `injected`: conversations started from outside;
+    `delivered`: messages put on a listener's queue; `handled`: handler calls finished;
+    `replies`: replies handed to outside senders; `errors`: SystemErrors by code; `dropped`:
+    messages not delivered, by reason (`terminated`: their thread ended first; `limit`: the
+    conversation hit its message budget; `uncollected_reply`: a reply to an outside sender
+    that nobody collects; `shutdown`); `in_flight`: messages queued or running now."""
 
     injected: int
     handled: int
