@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.config.models import ANYONE, AgentSpec, RuleSpec
 from engine.routing.index import Phrase
@@ -22,10 +22,10 @@ def _allow_set(names: Iterable[str]) -> frozenset[str] | None:
     return None if ANYONE in names else frozenset(names)
 
 
-@dataclass(frozen=True, slots=True)
-class AgentPolicy:
+class AgentPolicy(NamedTuple):
     """One agent's routing facts: position (declaration order), enabled, allowed peers
-    (targets it may hand off to) and accepted sources; `None` sets mean anyone."""
+    (targets it may hand off to) and accepted sources; `None` sets mean anyone. A NamedTuple:
+    a config set may hold 10,000 agents and this is built once per agent on every reload."""
 
     name: str
     position: int
@@ -36,11 +36,11 @@ class AgentPolicy:
     @classmethod
     def of(cls, agent: AgentSpec, position: int) -> AgentPolicy:
         return cls(
-            name=agent.name,
-            position=position,
-            enabled=agent.enabled,
-            peers=_allow_set(agent.peers),
-            accepts=_allow_set(agent.accepts.from_agents),
+            agent.name,
+            position,
+            agent.enabled,
+            _allow_set(agent.peers),
+            _allow_set(agent.accepts.from_agents),
         )
 
 

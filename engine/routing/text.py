@@ -23,6 +23,8 @@ def words(text: str) -> list[str]:
 
 def phrase(text: str) -> tuple[str, ...]:
     """A keyword or phrase as the tuple of words it must match, in order."""
+    if text.isalnum():  # one plain word: exactly what the pattern would find, without it
+        return (text.lower(),)
     return tuple(words(text))
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from engine.routing import _extract_keywords, words
 from engine.routing.text import phrase
 
@@ -30,3 +33,13 @@ def test_extract_keywords_strips_punctuation_before_measuring() -> None:
 
 def test_extract_keywords_keeps_duplicates_in_text_order() -> None:
     assert _extract_keywords("Report REPORT report") == ["report", "report", "report"]
+
+
+def test_phrase_fast_path_agrees_with_the_pattern() -> None:
+    for text in ["Card", "ÉTÉ", "x2", "日本", "a_b", "can't", "٣٤", "e\u0301"]:
+        assert phrase(text) == tuple(words(text)), text
+
+
+@given(st.text(max_size=12))
+def test_phrase_is_always_the_tuple_of_words(text: str) -> None:
+    assert phrase(text) == tuple(words(text))
