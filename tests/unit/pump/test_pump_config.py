@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import inspect
+import json
 import uuid
 from collections.abc import Callable
 from pathlib import Path
@@ -11,7 +14,7 @@ from typing import Any
 import pytest
 
 from engine.errors import ConfigError
-from engine.pump import HandlerMetadata, HandlerResponse
+from engine.pump import HandlerMetadata, HandlerResponse, Limits, ListenerRegistry, Pump
 from engine.pump.config import load_pump_config
 
 MODULE = '''
@@ -129,3 +132,19 @@ def test_schema_errors_come_from_the_shared_pipeline(tmp_path: Path) -> None:
         load_pump_config(path)
     assert [i.code for i in info.value.issues] == ["unknown-key"]
     assert info.value.issues[0].line == 4
+
+
+def test_schema_defaults_agree_with_the_code() -> None:
+    schema = json.loads((Path(__file__).parents[3] / "schemas" / "listeners.schema.json")
+                        .read_text(encoding="utf-8"))
+    pump = schema["properties"]["pump"]["properties"]
+    listener = schema["$defs"]["listener"]["properties"]
+    limits = {f.name: f.default for f in dataclasses.fields(Limits)}
+    assert {k: pump[k]["default"] for k in limits} == limits
+    pump_defaults = inspect.signature(Pump).parameters
+    assert pump["queue_size"]["default"] == pump_defaults["queue_size"].default
+    assert pump["send_timeout"]["default"] == pump_defaults["send_timeout"].default
+    register = inspect.signature(ListenerRegistry.register).parameters
+    for key in ("timeout", "concurrency", "agent"):
+        assert listener[key]["default"] == register[key].default
+    assert listener["peers"]["default"] == list(register["peers"].default)
