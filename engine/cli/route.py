@@ -98,6 +98,11 @@ def check_request(snapshot: Snapshot, request: RouteRequest) -> None:
     ):
         known = ", ".join(sorted({*snapshot.handoff_map, *rule_tools})) or "none"
         raise UsageError(f"--tool {request.tool!r}: unknown tool; known: {known}")
+    vocabulary = snapshot.config.capabilities
+    for capability in request.capabilities:
+        if capability not in vocabulary:
+            known = ", ".join(vocabulary) or "none"
+            raise UsageError(f"--capability {capability!r}: unknown capability; known: {known}")
     if not 1 <= request.priority <= 10:
         raise UsageError(f"--priority {request.priority}: must be between 1 and 10")
 

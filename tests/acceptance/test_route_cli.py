@@ -115,6 +115,7 @@ def test_hops_feed_the_loop_guard(bank: str) -> None:
     (["--from", "concierge", "   "], "the task text is empty"),
     (["--from", "concierge", "--priority", "11", "x"], "--priority 11: must be between 1 and 10"),
     (["--from", "concierge", "--hop", "a-b", "x"], "--hop 'a-b': expected FROM:TO"),
+    (["--from", "concierge", "--capability", "flying", "x"], "--capability 'flying': unknown"),
 ])
 def test_bad_input_is_a_usage_error_without_traceback(
     bank: str, args: list[str], message: str
