@@ -64,6 +64,11 @@ _EXPORTS: dict[str, str] = {
     "build_handoff_system_vars": "engine.runtime.context",
     "handoff_tools": "engine.runtime.tools",
     "sanitize_handoff_context": "engine.runtime.context",
+    # message pump (seed 001)
+    "HandlerMetadata": "engine.pump",
+    "HandlerResponse": "engine.pump",
+    "Pump": "engine.pump",
+    "load_pump_config": "engine.pump.config",
     # guard (seed 004)
     "guard": "engine.guard",
     "parse_json": "engine.guard",
@@ -101,6 +106,8 @@ __all__ = [
     "EngineError",
     "Event",
     "FailureReason",
+    "HandlerMetadata",
+    "HandlerResponse",
     "HandoffContext",
     "HandoffManager",
     "HandoffOutcome",
@@ -121,6 +128,7 @@ __all__ = [
     "Move",
     "ParseError",
     "Policies",
+    "Pump",
     "Reason",
     "RecordImportError",
     "RecordNotFound",
@@ -154,6 +162,7 @@ __all__ = [
     "guard",
     "handoff_tools",
     "load_config",
+    "load_pump_config",
     "parse_json",
     "retry",
     "sanitize_handoff_context",
@@ -208,6 +217,8 @@ if TYPE_CHECKING:  # static view of the lazy names, for type checkers and editor
         Move,
         Sweeper,
     )
+    from engine.pump import HandlerMetadata, HandlerResponse, Pump
+    from engine.pump.config import load_pump_config
     from engine.routing import (
         AgentCapabilityRegistry,
         Candidate,
