@@ -96,8 +96,12 @@ def build_keyword_index(
     by_capability: dict[str, list[int]] = {}
     for position, agent in enumerate(agents):
         names_in_order.append(agent.name)
-        for capability_name in dict.fromkeys(agent.capabilities):
-            by_capability.setdefault(capability_name, []).append(position)
+        for capability_name in agent.capabilities:
+            holders = by_capability.get(capability_name)
+            if holders is None:
+                by_capability[capability_name] = [position]
+            elif holders[-1] != position:  # an agent listing a capability twice counts once
+                holders.append(position)
     return KeywordIndex(
         entries=MappingProxyType({k: tuple(v) for k, v in entries.items()}),
         agents_by_capability=MappingProxyType({k: tuple(v) for k, v in by_capability.items()}),
