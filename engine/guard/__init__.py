@@ -8,7 +8,7 @@ from engine.guard.core import ViolationContext
 from engine.guard.guard import GuardConfig, guard
 from engine.guard.langgraph import guarded_node, validate_state
 from engine.guard.parse import ParseResult, parse_json
-from engine.guard.payloads import check_handoff_payload
+from engine.guard.payloads import check_handoff_payload, payload_violation
 from engine.guard.retry import AttemptRecord, Diagnostic, RetryProxy, RetryState, retry
 from engine.guard.testing import mock_retry
 
@@ -27,6 +27,7 @@ __all__ = [
     "guarded_node",
     "mock_retry",
     "parse_json",
+    "payload_violation",
     "retry",
     "validate_state",
 ]

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.errors import HandoffViolation
-from engine.guard.contracts import as_contract
+from engine.guard.contracts import Contract, as_contract
 
 
 def check_handoff_payload(
@@ -21,11 +21,24 @@ def check_handoff_payload(
     Every failing field is listed in the violation's message."""
     if schema is None:
         return payload
-    _, violations = as_contract(schema).check(payload, target, "input")
+    violation = payload_violation(as_contract(schema), payload, target=target, source=source)
+    if violation is not None:
+        raise violation
+    return payload
+
+
+def payload_violation(
+    contract: Contract, payload: Any, *, target: str, source: str | None = None
+) -> HandoffViolation | None:
+    """The `HandoffViolation` `check_handoff_payload` would raise, or None for a valid payload.
+
+    Takes an already compiled contract (`as_contract`), for callers that cache contracts.
+    """
+    _, violations = contract.check(payload, target, "input")
     if not violations:
-        return payload
+        return None
     first = dataclasses.replace(violations[0], upstream_node=source)
     if len(violations) > 1:
         others = "; ".join(f"{v.field_path}: {v.expected}" for v in violations[1:])
         first = dataclasses.replace(first, expected=f"{first.expected} (also: {others})")
-    raise HandoffViolation(first, [])
+    return HandoffViolation(first, [])
