@@ -9,7 +9,7 @@ import pytest
 
 from engine.config.snapshot import Snapshot
 from engine.lifecycle.models import HandoffRequest
-from engine.routing import Layer, Reason, Router, RouteRequest
+from engine.routing import Layer, Reason, RouteDecision, Router, RouteRequest
 
 
 def test_to_dict_is_plain_json(bank: Snapshot) -> None:
@@ -59,3 +59,11 @@ def test_keyword_candidates_are_an_immutable_sequence(bank: Snapshot) -> None:
     assert "outranked" in repr(candidates)
     with pytest.raises(TypeError):
         candidates[0] = candidates[1]  # type: ignore[index]
+
+
+def test_decision_fields_keep_their_order() -> None:
+    # The runtime builds refusals positionally; reordering these fields would break it.
+    assert RouteDecision._fields == (
+        "target", "layer", "rule", "matched_keywords", "matched_capabilities", "candidates",
+        "rejection", "detail", "config_version", "request", "dropped_requests",
+    )
