@@ -24,6 +24,8 @@ from engine.stores.sqlite_schema import TABLE, Synchronous, boundary, connect, e
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _LIVE = tuple(status.value for status in HandoffStatus if status in LIVE_STATES)
 _RECENT = 4096  # records kept parsed; a hit still checks the version in the file
+_PROBE = f"SELECT version, length(body) FROM {TABLE} WHERE record_id = ?"
+_FETCH = f"SELECT body FROM {TABLE} WHERE record_id = ?"
 _INSERT = (
     f"INSERT INTO {TABLE} (record_id, status, from_agent, to_agent, created_us, deadline_us,"
     " version, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
@@ -138,21 +140,18 @@ class SQLiteStore:
         self._group.run(insert)
 
     def get(self, record_id: str) -> HandoffRecord:
+        cached = self._recent.get(record_id)
         with self._use() as conn:
-            row = conn.execute(
-                f"SELECT version, length(body) FROM {TABLE} WHERE record_id = ?", (record_id,)
-            ).fetchone()
-            if row is None:
-                raise RecordNotFound(record_id)
-            cached = self._recent.get(record_id)
-            if cached is not None and cached[0] == (row[0], row[1]):
-                return cached[1]  # same version and size: skip parsing the JSON again
-            body = conn.execute(
-                f"SELECT body FROM {TABLE} WHERE record_id = ?", (record_id,)
-            ).fetchone()[0]
-            record = self._load(body)
-            self._remember(record, body)
-            return record
+            if cached is not None:  # same version and size as in the file: skip the parse
+                row = conn.execute(_PROBE, (record_id,)).fetchone()
+                if row is not None and cached[0] == (row[0], row[1]):
+                    return cached[1]
+            row = conn.execute(_FETCH, (record_id,)).fetchone()
+        if row is None:
+            raise RecordNotFound(record_id)
+        record = self._load(row[0])
+        self._remember(record, row[0])
+        return record
 
     def _remember(self, record: HandoffRecord, body: str) -> None:
         """Keep recently read or written records parsed. A hit is still checked against the

@@ -93,15 +93,19 @@ class GroupCommit:
     def _write(conn: sqlite3.Connection, tickets: list[_Ticket]) -> None:
         conn.execute("BEGIN IMMEDIATE")
         try:
+            alone = len(tickets) == 1  # no savepoint needed: a refusal rolls back everything
             for ticket in tickets:
-                conn.execute("SAVEPOINT job")
+                if not alone:
+                    conn.execute("SAVEPOINT job")
                 try:
                     ticket.result = ticket.job(conn)
                 except LifecycleError as refusal:
-                    conn.execute("ROLLBACK TO job")
+                    conn.execute("ROLLBACK" if alone else "ROLLBACK TO job")
                     ticket.error = refusal
-                conn.execute("RELEASE job")
-            conn.execute("COMMIT")
+                if not alone:
+                    conn.execute("RELEASE job")
+            if conn.in_transaction:
+                conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")

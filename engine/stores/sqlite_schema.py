@@ -19,10 +19,11 @@ SCHEMA_VERSION = 1
 APPLICATION_ID = 0x48414E44  # "HAND": marks a file as a handoff-engine store
 TABLE = "handoff_records"
 Synchronous = Literal["FULL", "NORMAL"]
+CACHE_KIB = 16_384  # page cache per connection (SQLite's default is 2 MiB)
 
 _SCHEMA = f"""
 CREATE TABLE {TABLE} (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    seq INTEGER PRIMARY KEY,  -- insertion order (rows are never deleted)
     record_id TEXT NOT NULL UNIQUE,
     status TEXT NOT NULL,
     from_agent TEXT NOT NULL,
@@ -113,6 +114,7 @@ def _prepare(
     if not readonly:
         conn.execute("PRAGMA journal_mode = WAL")
     conn.execute(f"PRAGMA synchronous = {synchronous}")
+    conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
     if app_id == 0:
         if readonly:
             raise StoreError(path, "empty file: not a handoff store yet")

@@ -108,12 +108,23 @@ def bench_memory(n: int) -> None:
     manager, table = HandoffManager(), DictLifecycle()
     ids: list[str] = []
     keys: list[str] = []
-    timed("HandoffManager.create_handoff", n,
-          lambda: ids.extend(manager.create_handoff(r).record_id for r in reqs), "create")
-    timed("plain dict table create (baseline)", n,
-          lambda: keys.extend(table.create(r) for r in reqs), "create")
-    engine = timed("HandoffManager moves (MemoryStore)", 3 * n,
-                   lambda: _moves(lambda i, t: manager.move(i, t), ids))
+    timed(
+        "HandoffManager.create_handoff",
+        n,
+        lambda: ids.extend(manager.create_handoff(r).record_id for r in reqs),
+        "create",
+    )
+    timed(
+        "plain dict table create (baseline)",
+        n,
+        lambda: keys.extend(table.create(r) for r in reqs),
+        "create",
+    )
+    engine = timed(
+        "HandoffManager moves (MemoryStore)",
+        3 * n,
+        lambda: _moves(lambda i, t: manager.move(i, t), ids),
+    )
     base = timed("plain dict table moves (baseline)", 3 * n, lambda: _moves(table.move, keys))
     print(f"  ratio engine / dict per move: {engine / base:.1f}x  (target < 15 us/move)")
 
@@ -162,38 +173,81 @@ def fsync_latency(folder: Path, rounds: int = 50) -> float:
 
 
 def bench_sqlite(n: int, folder: Path, *, synchronous: str, batch: int) -> None:
+    """Each handoff runs create -> accept -> start -> complete before the next one starts
+    (as a runtime drives them); creates and moves are timed apart."""
     how = "one commit per move" if batch == 1 else f"move_many, {batch} moves per commit"
     print(f"\nSQLite, {n:,} handoffs (synchronous={synchronous}, {how})")
     reqs = requests(n)
-    path = folder / f"engine-{synchronous}-{batch}.db"
-    # batched runs create with NORMAL (creation is one commit per record) and time the moves
-    create_sync = synchronous if batch == 1 else "NORMAL"
-    store = SQLiteStore(path, synchronous=create_sync)  # type: ignore[arg-type]
+    store = SQLiteStore(folder / f"engine-{synchronous}-{batch}.db",
+                        synchronous=synchronous)  # type: ignore[arg-type]
     manager = HandoffManager(store=store)
-    ids: list[str] = []
-    timed(f"HandoffManager.create_handoff ({create_sync})", n,
-          lambda: ids.extend(manager.create_handoff(r).record_id for r in reqs), "create")
-    if create_sync != synchronous:
-        store.close()
-        store = SQLiteStore(path, synchronous=synchronous)  # type: ignore[arg-type]
-        manager = HandoffManager(store=store)
     if batch == 1:
-        engine = timed("HandoffManager moves (SQLiteStore)", 3 * n,
-                       lambda: _moves(lambda i, t: manager.move(i, t), ids))
+        create_s, move_s = _per_handoff(manager, reqs)
     else:
-        engine = timed("HandoffManager.move_many (SQLiteStore)", 3 * n,
-                       lambda: _move_batches(manager, ids, batch))
+        create_s, move_s = _per_window(manager, reqs, batch // 3)
     store.close()
+    _report("HandoffManager.create_handoff (SQLiteStore)", n, create_s, "create")
+    engine = _report(f"HandoffManager.{'move' if batch == 1 else 'move_many'} (SQLiteStore)",
+                     3 * n, move_s, "move")
     conn, table, keys = _raw_setup(folder / f"raw-{synchronous}-{batch}.db", reqs, synchronous)
     base = timed("plain dict table + raw sqlite3 (baseline)", 3 * n,
                  lambda: _raw_moves(conn, table, keys, batch))
     print(f"  ratio engine / baseline per move: {engine / base:.1f}x"
-          f"  (target >= 5,000 durable moves/s)")
+          "  (target >= 5,000 durable moves/s)")
+
+
+def _per_handoff(manager: HandoffManager, reqs: list[HandoffRequest]) -> tuple[
+    tuple[float, float], tuple[float, float]
+]:
+    create = [0.0, 0.0]
+    move = [0.0, 0.0]
+    clocks = (time.perf_counter, time.process_time)
+    for request in reqs:
+        t0 = [clock() for clock in clocks]
+        record_id = manager.create_handoff(request).record_id
+        t1 = [clock() for clock in clocks]
+        manager.accept(record_id)
+        manager.start(record_id)
+        manager.complete(record_id, {"ok": True})
+        t2 = [clock() for clock in clocks]
+        for k in (0, 1):
+            create[k] += t1[k] - t0[k]
+            move[k] += t2[k] - t1[k]
+    return (create[0], create[1]), (move[0], move[1])
+
+
+def _per_window(manager: HandoffManager, reqs: list[HandoffRequest], size: int) -> tuple[
+    tuple[float, float], tuple[float, float]
+]:
+    create = [0.0, 0.0]
+    move = [0.0, 0.0]
+    clocks = (time.perf_counter, time.process_time)
+    for first in range(0, len(reqs), size):
+        t0 = [clock() for clock in clocks]
+        ids = [manager.create_handoff(r).record_id for r in reqs[first : first + size]]
+        t1 = [clock() for clock in clocks]
+        manager.move_many([MoveOrder(i, Trigger(t)) for i in ids for t in MOVES])
+        t2 = [clock() for clock in clocks]
+        for k in (0, 1):
+            create[k] += t1[k] - t0[k]
+            move[k] += t2[k] - t1[k]
+    return (create[0], create[1]), (move[0], move[1])
+
+
+def _report(label: str, count: int, spent: tuple[float, float], unit: str) -> float:
+    wall, cpu = spent
+    print(
+        f"  {label:<46} {wall / count * 1e6:8.2f} us/{unit} (cpu {cpu / count * 1e6:6.2f})"
+        f"  {count / wall:10,.0f} {unit}s/s"
+    )
+    return wall / count
 
 
 def bench_sqlite_threads(n: int, folder: Path, *, threads: int) -> None:
-    print(f"\nSQLite, {n:,} handoffs (synchronous=FULL, {threads} threads, one call per move,"
-          " group commit)")
+    print(
+        f"\nSQLite, {n:,} handoffs (synchronous=FULL, {threads} threads, one call per move,"
+        " group commit)"
+    )
     path = folder / f"engine-threads-{threads}.db"
     with SQLiteStore(path, synchronous="NORMAL") as setup:
         creator = HandoffManager(store=setup)
@@ -205,8 +259,7 @@ def bench_sqlite_threads(n: int, folder: Path, *, threads: int) -> None:
         _moves(lambda i, t: manager.move(i, t), part)
 
     def run() -> None:
-        workers = [threading.Thread(target=drive, args=(ids[k::threads],))
-                   for k in range(threads)]
+        workers = [threading.Thread(target=drive, args=(ids[k::threads],)) for k in range(threads)]
         for worker in workers:
             worker.start()
         for worker in workers:
@@ -214,8 +267,10 @@ def bench_sqlite_threads(n: int, folder: Path, *, threads: int) -> None:
 
     timed("HandoffManager moves, threads (SQLiteStore)", 3 * n, run)
     group = store._group
-    print(f"  {group.jobs:,} writes in {group.commits:,} commits"
-          f" ({group.jobs / max(group.commits, 1):.1f} per fsync)")
+    print(
+        f"  {group.jobs:,} writes in {group.commits:,} commits"
+        f" ({group.jobs / max(group.commits, 1):.1f} per fsync)"
+    )
     store.close()
 
 
@@ -225,9 +280,9 @@ def _move_batches(manager: HandoffManager, ids: list[str], batch: int) -> None:
         manager.move_many(orders[first : first + batch])
 
 
-def _raw_setup(path: Path, reqs: list[HandoffRequest], sync: str) -> tuple[
-    sqlite3.Connection, DictLifecycle, list[str]
-]:
+def _raw_setup(
+    path: Path, reqs: list[HandoffRequest], sync: str
+) -> tuple[sqlite3.Connection, DictLifecycle, list[str]]:
     """The baseline's records, inserted in one transaction (not timed)."""
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("PRAGMA journal_mode = WAL")
@@ -243,47 +298,64 @@ def _raw_setup(path: Path, reqs: list[HandoffRequest], sync: str) -> tuple[
 
 
 def _raw_moves(conn: sqlite3.Connection, table: DictLifecycle, ids: list[str], batch: int) -> None:
-    """The baseline moves: legality from a dict, the record's JSON rewritten per move, the
-    same WAL mode, sync level and commit grouping as the engine run beside it."""
+    """The baseline moves: legality from a dict, the record's JSON rewritten per move, in the
+    engine's order, with the same WAL mode, sync level and commit grouping."""
     pending: list[tuple[str, int, str, str]] = []
-    for trigger in MOVES:
-        for record_id in ids:
+    for record_id in ids:
+        for trigger in MOVES:
             row = _raw_row(table.move(record_id, trigger))
             pending.append((row[1], row[2], row[3], row[0]))
             if len(pending) >= batch:
                 conn.execute("BEGIN IMMEDIATE")
-                conn.executemany("UPDATE r SET status = ?, version = ?, body = ? WHERE id = ?",
-                                 pending)
+                conn.executemany(
+                    "UPDATE r SET status = ?, version = ?, body = ? WHERE id = ?", pending
+                )
                 conn.execute("COMMIT")
                 pending.clear()
     conn.close()
 
 
 def _raw_row(record: dict[str, Any]) -> tuple[str, str, int, str]:
-    body = json.dumps({
-        **record,
-        "request": record["request"].model_dump(mode="json"),
-        "history": [[str(x) for x in move] for move in record["history"]],
-        "updated_at": str(record["updated_at"]),
-    })
+    body = json.dumps(
+        {
+            **record,
+            "request": record["request"].model_dump(mode="json"),
+            "history": [[str(x) for x in move] for move in record["history"]],
+            "updated_at": str(record["updated_at"]),
+        }
+    )
     return record["record_id"], record["status"], record["version"], body
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--n", type=int, default=100_000, help="handoffs in memory")
-    parser.add_argument("--sqlite-n", type=int, default=100_000,
-                        help="handoffs in SQLite (NORMAL per move, FULL batched)")
-    parser.add_argument("--full-n", type=int, default=2_000,
-                        help="handoffs in SQLite with FULL sync and one fsync per move")
-    parser.add_argument("--threads-n", type=int, default=20_000,
-                        help="handoffs in SQLite with FULL sync moved by 8 threads")
+    parser.add_argument(
+        "--sqlite-n",
+        type=int,
+        default=100_000,
+        help="handoffs in SQLite (NORMAL per move, FULL batched)",
+    )
+    parser.add_argument(
+        "--full-n",
+        type=int,
+        default=2_000,
+        help="handoffs in SQLite with FULL sync and one fsync per move",
+    )
+    parser.add_argument(
+        "--threads-n",
+        type=int,
+        default=20_000,
+        help="handoffs in SQLite with FULL sync moved by 8 threads",
+    )
     args = parser.parse_args()
     bench_memory(args.n)
     with tempfile.TemporaryDirectory() as folder:
         latency = fsync_latency(Path(folder))
-        print(f"\nfsync latency of this disk now: {latency * 1e6:,.0f} us"
-              f" (a FULL commit per move cannot beat {1 / latency:,.0f} moves/s)")
+        print(
+            f"\nfsync latency of this disk now: {latency * 1e6:,.0f} us"
+            f" (a FULL commit per move cannot beat {1 / latency:,.0f} moves/s)"
+        )
         bench_sqlite(args.full_n, Path(folder), synchronous="FULL", batch=1)
         bench_sqlite(args.sqlite_n, Path(folder), synchronous="NORMAL", batch=1)
         bench_sqlite(args.sqlite_n, Path(folder), synchronous="FULL", batch=300)
