@@ -42,6 +42,8 @@ from engine.stores import SQLiteStore
 name, ids = sys.argv[2], sys.argv[3:]
 manager = HandoffManager(store=SQLiteStore(sys.argv[1]), actor=name, retries=50)
 rng = random.Random(name)
+print("READY", flush=True)
+sys.stdin.readline()  # start together: both processes are imported and connected
 for _ in range(6):
     for record_id in rng.sample(ids, len(ids)):
         trigger = rng.choice(["accept", "start", "complete", "fail", "reject", "cancel"])
@@ -102,10 +104,16 @@ def test_two_processes_moving_the_same_records(tmp_path: Path) -> None:
     racers = [
         subprocess.Popen(
             [sys.executable, "-c", RACER, str(path), name, *ids],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )
         for name in ("left", "right")
     ]
+    for racer in racers:  # both imported and connected before either moves
+        assert racer.stdout is not None and racer.stdout.readline() == "READY\n"
+    for racer in racers:
+        assert racer.stdin is not None
+        racer.stdin.write("go\n")
+        racer.stdin.flush()
     outputs = [racer.communicate(timeout=120) for racer in racers]
     for racer, (_, err) in zip(racers, outputs, strict=True):
         assert racer.returncode == 0, err
