@@ -56,11 +56,6 @@ def request(**fields: object) -> HandoffRequest:
     return HandoffRequest.model_validate(values)
 
 
-@pytest.fixture
-def make_request() -> Callable[..., HandoffRequest]:
-    return request
-
-
 def reach_state(manager: HandoffManager, state: HandoffStatus) -> str:
     """Create a record and move it to `state`; returns its id."""
     record_id = manager.create_handoff(request()).record_id
