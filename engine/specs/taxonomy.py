@@ -44,14 +44,28 @@ CODE_BY_ROUTING_REASON: dict[str, int] = {
     "self_handoff": 604,
     "no_route": 605,
     "multiple_handoffs": 606,
+    "invalid_payload": 301,
 }
-"""`RoutingError.reason` -> code; a refused peer is a security (4xx) matter."""
+"""`RoutingError.reason` (or a rejected record's reason code) -> code; a refused peer is a
+security (4xx) matter, a payload that breaks the target's schema a context (3xx) one."""
+
+RECOVERABLE_ROUTING_REASONS = frozenset({"loop", "no_route", "invalid_payload"})
+"""Refusals that another attempt may get past (a fixed payload, a later turn)."""
+
+CODE_BY_FAILURE: dict[str, tuple[int, bool]] = {
+    "timeout": (502, True),
+    "deadline": (502, True),
+    "cancelled": (607, False),
+    "error": (608, True),
+}
+"""`FailureReason` of a failed handoff record -> (code, recoverable)."""
 
 
 def code_for(error: BaseException) -> tuple[int, bool]:
     """The taxonomy code of an error and whether retrying may help."""
     if isinstance(error, errors.RoutingError):
-        return CODE_BY_ROUTING_REASON.get(error.reason, 600), error.reason in {"loop", "no_route"}
+        reason = error.reason
+        return CODE_BY_ROUTING_REASON.get(reason, 600), reason in RECOVERABLE_ROUTING_REASONS
     for cls, code, recoverable in CODE_BY_CLASS:
         if isinstance(error, cls):
             return code, recoverable
@@ -68,18 +82,44 @@ def to_agent_error(
 ) -> AgentError:
     """Describe `error` as an `AgentError` that validates against agent_error_taxonomy_v1."""
     code, recoverable = code_for(error)
-    message = str(error).strip() or type(error).__name__
     cause = error.__cause__
+    return agent_error(
+        code,
+        str(error).strip() or type(error).__name__,
+        recoverable=recoverable,
+        agent_id=agent_id,
+        run_id=run_id,
+        step_index=step_index,
+        at=at,
+        context={"error_type": type(error).__name__},
+        cause=None if cause is None else f"{type(cause).__name__}: {cause}",
+    )
+
+
+def agent_error(
+    code: int,
+    message: str,
+    *,
+    recoverable: bool,
+    agent_id: str | None = None,
+    run_id: str | None = None,
+    step_index: int | None = None,
+    at: datetime | None = None,
+    context: dict[str, str] | None = None,
+    cause: str | None = None,
+) -> AgentError:
+    """An `AgentError` for a known code (category from its hundreds digit; severity `error`
+    when recoverable, else `critical`; message and cause cut to the schema's limits)."""
     return AgentError(
         code=code,
         category=category_for(code),
-        message=message[:MESSAGE_MAX],
+        message=(message or str(code))[:MESSAGE_MAX],
         severity=SeverityLevel.ERROR if recoverable else SeverityLevel.CRITICAL,
         recoverable=recoverable,
         agent_id=agent_id,
         run_id=run_id,
         step_index=step_index,
         timestamp=at or datetime.now(timezone.utc),
-        context={"error_type": type(error).__name__},
-        cause=None if cause is None else f"{type(cause).__name__}: {cause}"[:CAUSE_MAX],
+        context=dict(context or {}),
+        cause=None if cause is None else cause[:CAUSE_MAX],
     )

@@ -46,3 +46,17 @@ def test_the_cause_is_recorded() -> None:
         found = to_agent_error(error)
     assert found.cause == "OSError: disk full"
     assert found.recoverable is True
+
+
+def test_payload_refusals_and_failed_handoffs_have_codes() -> None:
+    from engine.specs.taxonomy import CODE_BY_FAILURE, agent_error
+
+    refused = to_agent_error(errors.RoutingError("invalid_payload", "reason: too short"))
+    assert (refused.code, refused.category, refused.recoverable) == (
+        301, ErrorCategory.CONTEXT, True)
+    for failure, (code, recoverable) in CODE_BY_FAILURE.items():
+        found = agent_error(code, f"handoff failed ({failure})", recoverable=recoverable,
+                            context={"failure": failure})
+        assert validate(found.model_dump(mode="json", exclude_none=True),
+                        "agent_error_taxonomy_v1") is True
+    assert agent_error(502, "x" * 2000, recoverable=True).message == "x" * 1024

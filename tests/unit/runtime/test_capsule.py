@@ -1,0 +1,215 @@
+"""A finished session on the banking config exported as a sealed capsule_format_v1 capsule."""
+
+from __future__ import annotations
+
+import copy
+import shutil
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.errors import SchemaValidationError, StoreError, UsageError
+from engine.lifecycle import HandoffRequest
+from engine.runtime.capsule import RunExport, export_capsule, export_run
+from engine.runtime.engine import Engine, HandoffOutcome
+from engine.runtime.payloads import check_payload
+from engine.runtime.session import Session
+from engine.specs import parse_spec, to_agent_error, validate, verify
+from engine.specs.models import RunCapsule
+
+BANKING = Path(__file__).resolve().parents[3] / "configs" / "banking"
+
+
+@pytest.fixture
+def engine() -> Iterator[Engine]:
+    with Engine(BANKING) as engine:
+        yield engine
+
+
+def _refuse_payload(engine: Engine, sender: str, target: str, payload: Any) -> str:
+    """What the engine records for a payload that breaks the target's schema: the check
+    runs first, then a record is created and rejected with `invalid_payload: ...`."""
+    refusal = check_payload(engine.snapshot, sender=sender, target=target, payload=payload)
+    assert refusal is not None
+    record = engine.manager.create_handoff(
+        HandoffRequest(from_agent=sender, to_agent=target, task_description="payload"),
+        config_version=engine.version,
+    )
+    return engine.manager.reject(record.record_id, refusal.response_reason,
+                                 actor="policy").record_id
+
+
+@pytest.fixture
+def scripted(engine: Engine) -> tuple[Session, list[str]]:
+    """concierge -> fraud_agent (completed), a refused peer, a refused payload,
+    fraud_agent -> claims (failed), then a handoff from claims left pending."""
+    session = engine.session()
+    refused: list[str] = []
+    fraud = engine.handoff("my card was stolen", session=session, tool="handoff_fraud_agent",
+                           tool_args={"reason": "stolen card"})
+    engine.accept(fraud.record.record_id)
+    engine.start(fraud.record.record_id)
+    engine.complete(fraud.record.record_id, {"case": "F-1"})
+    peer = engine.handoff("compare cards", session=session, tool="handoff_card_recommendation")
+    assert peer.target is None
+    refused.append(peer.record.record_id)
+    refused.append(_refuse_payload(engine, "concierge", "fraud_agent", {"reason": "x"}))
+    claims = engine.handoff("file a claim", session=session, tool="handoff_claims")
+    engine.accept(claims.record.record_id)
+    engine.fail(claims.record.record_id, "claims system down")
+    back: HandoffOutcome = engine.handoff("thanks, that's all", session=session)
+    assert back.target is not None
+    return session, refused
+
+
+def _types(capsule: dict[str, Any]) -> list[tuple[str, int | None]]:
+    return [(step["step_type"], step.get("error_code")) for step in capsule["execution_trace"]]
+
+
+def test_scripted_session_exports_a_valid_sealed_capsule(
+    engine: Engine, scripted: tuple[Session, list[str]]
+) -> None:
+    session, refused = scripted
+    capsule = export_capsule(engine, session, records=refused, signed_by="banking-engine")
+    parsed = parse_spec(capsule, "capsule_format_v1")
+    assert isinstance(parsed, RunCapsule)
+    assert validate(capsule, "capsule_format_v1") is True
+    assert verify(capsule) and capsule["integrity"]["signed_by"] == "banking-engine"
+    trace = capsule["execution_trace"]
+    assert [step["step_index"] for step in trace] == list(range(len(trace)))
+    assert _types(capsule) == [
+        ("sub_agent_spawn", None), ("sub_agent_result", None),  # fraud: completed
+        ("error", 401),  # card_recommendation is not a peer of fraud_agent
+        ("error", 301),  # payload broke fraud_agent's schema
+        ("sub_agent_spawn", None), ("sub_agent_result", 608),  # claims: failed
+        ("sub_agent_spawn", None),  # back to a desk: still pending
+    ]
+    hop_ids = [hop.record_id for hop in session.hops]
+    assert [trace[i]["tool_call_id"] for i in (0, 2, 3, 4, 6)] == [
+        hop_ids[0], *refused, hop_ids[1], hop_ids[2]]
+    assert capsule["agent"]["agent_id"] == "concierge"
+    assert capsule["agent"]["agent_version"] == engine.version
+    assert capsule["run"]["run_id"] == session.session_id
+    assert capsule["outcome"]["status"] == "partial"  # a handoff is still pending
+    assert "path: concierge -> fraud_agent -> claims" in capsule["outcome"]["summary"]
+
+
+@pytest.mark.parametrize(
+    "tamper",
+    [
+        lambda c: c["execution_trace"][2].update(error_code=600),
+        lambda c: c["execution_trace"].pop(),
+        lambda c: c["outcome"].update(status="success"),
+        lambda c: c["run"].update(run_id="another-run"),
+    ],
+    ids=["error-code", "dropped-step", "outcome", "run-id"],
+)
+def test_tampering_breaks_verification(
+    engine: Engine, scripted: tuple[Session, list[str]], tamper: Any
+) -> None:
+    session, refused = scripted
+    capsule = export_capsule(engine, session, records=refused)
+    assert verify(capsule)
+    tampered = copy.deepcopy(capsule)
+    tamper(tampered)
+    assert not verify(tampered)
+    assert verify(capsule)
+
+
+def test_errors_are_taxonomy_instances_pointing_at_their_steps(
+    engine: Engine, scripted: tuple[Session, list[str]]
+) -> None:
+    session, refused = scripted
+    when = datetime.now(timezone.utc)
+    raised = to_agent_error(StoreError("/x.db", "locked"), agent_id="claims", at=when)
+    export = export_run(engine, session, records=refused, errors=[raised, UsageError("bad")])
+    assert isinstance(export, RunExport)
+    trace = export.capsule["execution_trace"]
+    codes = [error.code for error in export.errors]
+    assert codes == [401, 301, 608, 501, 621]
+    for error in export.errors:
+        assert trace[error.step_index or 0]["error_code"] == error.code
+        assert error.run_id == session.session_id
+        assert validate(error.model_dump(mode="json", exclude_none=True),
+                        "agent_error_taxonomy_v1")
+    refused_peer, bad_payload, failed = export.errors[:3]
+    assert refused_peer.agent_id == "fraud_agent"
+    assert refused_peer.context["reason"] == "not_allowed"
+    assert bad_payload.recoverable and bad_payload.context["to_agent"] == "fraud_agent"
+    assert failed.agent_id == "claims" and "claims system down" in failed.message
+    assert export.errors[3].timestamp == when
+
+
+def test_failure_outcome_takes_the_last_error_code(
+    engine: Engine, scripted: tuple[Session, list[str]]
+) -> None:
+    session, refused = scripted
+    capsule = export_capsule(engine, session, records=refused, outcome="failure",
+                             errors=[StoreError("/x.db", "locked")])
+    assert capsule["outcome"]["status"] == "failure"
+    assert capsule["outcome"]["error_code"] == 501
+    assert capsule["outcome"]["error_message"] == "/x.db: locked"
+    explicit = export_capsule(engine, session, outcome="failure", error_code=605)
+    assert explicit["outcome"]["error_code"] == 605 and verify(explicit)
+
+
+def test_failure_without_any_error_is_a_usage_error(engine: Engine) -> None:
+    with pytest.raises(UsageError, match="failure outcome needs error_code"):
+        export_capsule(engine, engine.session(), outcome="failure")
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [("trigger", "robot"), ("outcome", "fine"), ("environment", "prod"),
+     ("sandbox_tier", "vm")],
+)
+def test_bad_options_are_usage_errors_listing_the_choices(
+    engine: Engine, option: str, value: str
+) -> None:
+    with pytest.raises(UsageError, match=f"{option} '{value}' is not one of: "):
+        export_capsule(engine, engine.session(), **{option: value})
+
+
+def test_an_invalid_capsule_field_is_reported_not_sealed(engine: Engine) -> None:
+    with pytest.raises(SchemaValidationError):
+        export_capsule(engine, engine.session(), run_id="r" * 200)
+
+
+def test_empty_session_and_explicit_times(engine: Engine) -> None:
+    start = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
+    end = datetime(2026, 1, 5, 9, 3, tzinfo=timezone.utc)
+    capsule = export_capsule(engine, engine.session(), started_at=start, at=end,
+                             trigger="test", region="eu-west-1")
+    assert capsule["execution_trace"] == [] and verify(capsule)
+    assert (capsule["run"]["started_at"], capsule["run"]["ended_at"]) == (
+        "2026-01-05T09:00:00Z", "2026-01-05T09:03:00Z")
+    assert capsule["outcome"] == {"status": "success",
+                                  "summary": "0 handoff(s), 0 refused; path: concierge"}
+
+
+def test_cancelled_pending_handoff_is_one_error_step(engine: Engine) -> None:
+    session = engine.session()
+    outcome = engine.handoff("card stolen", session=session, tool="handoff_fraud_agent")
+    engine.cancel(outcome.record.record_id, "caller hung up")
+    capsule = export_capsule(engine, session)
+    assert _types(capsule) == [("error", 607)]
+    assert capsule["outcome"]["status"] == "success"
+
+
+def test_human_desk_is_a_human_handoff(tmp_path: Path) -> None:
+    folder = tmp_path / "banking"
+    shutil.copytree(BANKING, folder)
+    desk = folder / "agents" / "compliance_desk.yaml"
+    desk.write_text(desk.read_text(encoding="utf-8") + "  human: true\n", encoding="utf-8")
+    with Engine(folder, store=tmp_path / "handoffs.sqlite") as engine:
+        session = engine.session()
+        outcome = engine.handoff("formal complaint", session=session,
+                                 tool="handoff_compliance_desk")
+        engine.accept(outcome.record.record_id)
+        engine.complete(outcome.record.record_id, {})
+        capsule = export_capsule(engine, session)
+    assert _types(capsule) == [("human_handoff", None), ("sub_agent_result", None)]
+    assert verify(capsule) and validate(capsule, "capsule_format_v1")
