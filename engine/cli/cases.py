@@ -10,11 +10,11 @@ import argparse
 import json
 from collections.abc import Sequence
 
-from engine.cli.route import headline
 from engine.config.loader import load_config
 from engine.errors import ConfigError
 from engine.routing.cases import CaseResult, load_cases, run_case
 from engine.routing.coverage import Covered, coverage
+from engine.routing.explain import headline
 from engine.routing.router import Router
 
 NAME = "test"

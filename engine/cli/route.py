@@ -14,7 +14,9 @@ from typing import Any
 from engine.config.loader import load_config
 from engine.config.snapshot import Snapshot
 from engine.errors import UsageError
-from engine.routing import Hop, Layer, RouteDecision, Router, RouteRequest
+from engine.routing import Hop, Router, RouteRequest
+from engine.routing.explain import render_text
+from engine.routing.why import check_rules
 
 NAME = "route"
 HELP = "Route one handoff request through a config set and explain the decision."
@@ -107,49 +109,6 @@ def check_request(snapshot: Snapshot, request: RouteRequest) -> None:
         raise UsageError(f"--priority {request.priority}: must be between 1 and 10")
 
 
-def _dropped(decision: RouteDecision) -> str:
-    return f"refused ({decision.rejection.value if decision.rejection else 'no_route'})"
-
-
-def headline(decision: RouteDecision) -> str:
-    """`fraud_agent (rule lost-card)`, `claims (keyword: chargebacks)`, `refused (loop): ...`"""
-    if decision.target is None:
-        return f"{_dropped(decision)}: {decision.detail}"
-    layer = decision.layer
-    if layer is Layer.trigger:
-        how = f"trigger {decision.request.tool}" if decision.request.target is None \
-            else "trigger: explicit target"
-    elif layer is Layer.rule:
-        how = f"rule {decision.rule}"
-    elif layer is Layer.keyword:
-        how = f"keyword: {', '.join(decision.matched_capabilities)}"
-    else:
-        how = "fallback"
-    return f"{decision.target} ({how})"
-
-
-def render_text(decision: RouteDecision, *, explain: bool) -> str:
-    """One line (target and layer), or with `explain` the whole decision."""
-    head = headline(decision)
-    if not explain:
-        return head
-    lines = [head]
-    if decision.rule:
-        lines.append(f"  rule:         {decision.rule}")
-    lines.append(f"  keywords:     {', '.join(decision.matched_keywords) or '-'}")
-    lines.append(f"  capabilities: {', '.join(decision.matched_capabilities) or '-'}")
-    lines.append("  candidates:" + ("" if decision.candidates else " none"))
-    for n, candidate in enumerate(decision.candidates, 1):
-        rule = f" rule={candidate.rule}" if candidate.rule else ""
-        why = "chosen" if candidate.dropped is None else f"dropped: {candidate.dropped.value}"
-        lines.append(f"    {n}. {candidate.agent} [{candidate.layer.value}{rule}"
-                     f" score={candidate.score}] {why}")
-    for request in decision.dropped_requests:
-        lines.append(f"  dropped request: tool={request.tool} text={request.text!r}")
-    lines.append(f"  config version: {decision.config_version}")
-    return "\n".join(lines)
-
-
 def execute(args: argparse.Namespace) -> int:
     request = RouteRequest(
         sender=args.sender,
@@ -165,8 +124,14 @@ def execute(args: argparse.Namespace) -> int:
     snapshot = load_config(args.path)
     check_request(snapshot, request)
     decision = Router(snapshot).route(request, history=history)
+    checks = None
+    if args.explain and snapshot.tables is not None:
+        checks = check_rules(snapshot.tables.rules, snapshot.keyword_index, request)
     if args.format == "json":
-        print(json.dumps(decision.to_dict(), indent=2))
+        document = decision.to_dict()
+        if checks is not None:
+            document["rule_checks"] = [check.to_dict() for check in checks]
+        print(json.dumps(document, indent=2))
     else:
-        print(render_text(decision, explain=args.explain))
+        print(render_text(decision, explain=args.explain, checks=checks or ()))
     return 0 if decision.routed else 1

@@ -82,6 +82,9 @@ def test_keyword_route_with_explain(bank: str) -> None:
     assert lines[0] == "fraud (keyword: cards, fraud)"
     assert "    1. fraud [keyword score=2] chosen" in lines
     assert "    2. cards [keyword score=1] dropped: outranked" in lines
+    assert "    vip -> invest (priority 10): no match: context 'tier' is not 'private'" in lines
+    assert "    lost-card -> cards (priority 0): no match: keywords.all: no 'lost', 'card' " \
+        "in the text" in lines
     assert any(line.startswith("  config version: ") for line in lines)
 
 
@@ -91,6 +94,7 @@ def test_rule_route_as_json(bank: str) -> None:
     assert done.returncode == 0, done.stderr
     decision = json.loads(done.stdout)
     assert (decision["target"], decision["layer"], decision["rule"]) == ("invest", "rule", "vip")
+    assert "rule_checks" not in decision
     assert decision["request"]["context"] == {"tier": "private"}
 
 

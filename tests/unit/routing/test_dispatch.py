@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from engine.config.snapshot import Snapshot
 from engine.routing import Router, RouteRequest
 from engine.routing.conditions import TextView, rule_matches
+from engine.routing.why import check_rules
 
 Build = Callable[..., Snapshot]
 AGENTS = [
@@ -65,3 +66,18 @@ def test_dispatch_finds_the_same_rule_as_a_full_scan(
     decision = Router(snapshot).route(request)
     tried = [c.rule for c in decision.candidates if c.rule is not None]
     assert tried == matching[: len(tried)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(drawn=rules, request=requests)
+def test_rule_checks_agree_with_the_router(
+    build: Build, drawn: list[dict[str, Any]], request: RouteRequest
+) -> None:
+    rules_ = [{"id": f"r{n}", **rule} for n, rule in enumerate(drawn)]
+    snapshot = build(AGENTS, capabilities=VOCABULARY, rules=rules_)
+    assert snapshot.tables is not None
+    text = TextView(request.text, snapshot.keyword_index)
+    checks = check_rules(snapshot.tables.rules, snapshot.keyword_index, request)
+    assert [c.rule for c in checks] == [r.id for r in snapshot.tables.rules]
+    for check, rule in zip(checks, snapshot.tables.rules, strict=True):
+        assert (check.failed is None) == (rule_matches(rule, request, text) is not None)

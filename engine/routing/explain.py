@@ -1,0 +1,78 @@
+"""Decisions as text for people: the one-line verdict and the `--explain` breakdown.
+
+Pure formatting of a `RouteDecision` (and optional rule checks); JSON output is
+`RouteDecision.to_dict()`. Nothing here routes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.routing.decision import Layer, RouteDecision
+from engine.routing.why import RuleCheck
+
+
+def _dropped(decision: RouteDecision) -> str:
+    return f"refused ({decision.rejection.value if decision.rejection else 'no_route'})"
+
+
+def headline(decision: RouteDecision) -> str:
+    """`fraud_agent (rule lost-card)`, `claims (keyword: chargebacks)`, `refused (loop): ...`"""
+    if decision.target is None:
+        return f"{_dropped(decision)}: {decision.detail}"
+    layer = decision.layer
+    if layer is Layer.trigger:
+        how = f"trigger {decision.request.tool}" if decision.request.target is None \
+            else "trigger: explicit target"
+    elif layer is Layer.rule:
+        how = f"rule {decision.rule}"
+    elif layer is Layer.keyword:
+        how = f"keyword: {', '.join(decision.matched_capabilities)}"
+    else:
+        how = "fallback"
+    return f"{decision.target} ({how})"
+
+
+def render_text(
+    decision: RouteDecision, *, explain: bool, checks: Sequence[RuleCheck] = ()
+) -> str:
+    """One line (target and layer), or with `explain` the whole decision."""
+    head = headline(decision)
+    if not explain:
+        return head
+    lines = [head]
+    if decision.rule:
+        lines.append(f"  rule:         {decision.rule}")
+    lines.append(f"  keywords:     {', '.join(decision.matched_keywords) or '-'}")
+    lines.append(f"  capabilities: {', '.join(decision.matched_capabilities) or '-'}")
+    lines.append("  candidates:" + ("" if decision.candidates else " none"))
+    for n, candidate in enumerate(decision.candidates, 1):
+        rule = f" rule={candidate.rule}" if candidate.rule else ""
+        why = "chosen" if candidate.dropped is None else f"dropped: {candidate.dropped.value}"
+        lines.append(f"    {n}. {candidate.agent} [{candidate.layer.value}{rule}"
+                     f" score={candidate.score}] {why}")
+    for request in decision.dropped_requests:
+        lines.append(f"  dropped request: tool={request.tool} text={request.text!r}")
+    lines.extend(_rule_lines(decision, checks))
+    lines.append(f"  config version: {decision.config_version}")
+    return "\n".join(lines)
+
+
+def _rule_lines(decision: RouteDecision, checks: Sequence[RuleCheck]) -> list[str]:
+    """Each rule in evaluation order: matched (and what became of it) or its failing condition."""
+    if not checks:
+        return []
+    outcome = {c.rule: c for c in decision.candidates if c.rule is not None}
+    lines = ["  rules (evaluation order):"]
+    for check in checks:
+        if check.failed is not None:
+            verdict = f"no match: {check.failed}"
+        elif check.rule in outcome:
+            dropped = outcome[check.rule].dropped
+            verdict = "matched, chosen" if dropped is None else f"matched, dropped: {dropped.value}"
+        else:
+            verdict = "matched, not reached"
+        lines.append(f"    {check.rule} -> {check.to} (priority {check.priority}): {verdict}")
+    return lines
+
+
