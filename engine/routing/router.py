@@ -60,8 +60,10 @@ class Router:
             explicit = self._triggers.get(request.tool)
         if len(history) >= self._tables.max_hops:
             detail = f"the session already made {len(history)} handoffs (max_hops)"
-            layer = None if explicit is None else Layer.trigger
-            return self._refuse(request, layer, Reason.loop, detail, ())
+            if explicit is None:
+                return self._refuse(request, None, Reason.loop, detail, ())
+            refused = (Candidate(explicit, Layer.trigger, 0, Reason.loop),)
+            return self._refuse(request, Layer.trigger, Reason.loop, detail, refused)
         if explicit is not None:
             return self._explicit(request, sender, explicit, history)
         return self._matched(request, sender, history)

@@ -124,6 +124,7 @@ def test_max_hops_refuses_any_further_handoff(build: Build) -> None:
     history = [("a", "b"), ("b", "c")]
     by_trigger = router.route(RouteRequest("c", "x", tool="to_a"), history=history)
     assert (by_trigger.layer, by_trigger.rejection) == (Layer.trigger, Reason.loop)
+    assert by_trigger.candidates == (("a", Layer.trigger, 0, Reason.loop, None),)
     by_fallback = router.route(RouteRequest("b", "x"), history=history)
     assert (by_fallback.target, by_fallback.rejection) == (None, Reason.loop)
     assert router.route(RouteRequest("b", "x"), history=history[:1]).target == "c"
