@@ -25,3 +25,20 @@ def test_guard_usage_example_runs() -> None:
     assert "billing refused: billing amount: Increase the value of 'amount'" in out
     assert "stubborn returned: None" in out
     assert done.stderr == ""
+
+
+@pytest.mark.slow
+def test_session_capsule_example_runs() -> None:
+    done = subprocess.run(
+        [sys.executable, str(REPO / "examples" / "guard_usage" / "session_capsule.py")],
+        capture_output=True, text=True, timeout=60, cwd=REPO, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert ("refused: invalid_payload: payload from 'concierge' to 'fraud_agent' breaks its "
+            "schema at card_last4: '12a4' does not match") in out
+    assert "handed off to fraud_agent; the session is on fraud_agent" in out
+    assert "step 0: sub_agent_spawn\nstep 1: sub_agent_result\n" in out
+    assert "outcome: success; sealed and verified: True" in out
+    assert "tampered copy verified: False" in out
+    assert done.stderr == ""
