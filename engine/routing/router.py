@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from engine.config.snapshot import Snapshot
 
 _NOTHING: tuple[str, ...] = ()
+_new = tuple.__new__
 _KEYWORD = Layer.keyword
 _BY_TOOL = "the handoff tool names this agent"
 _BY_TARGET = "the request names this agent"
@@ -93,14 +94,18 @@ class Router:
         self, request: RouteRequest, sender: AgentPolicy, target: str, history: Sequence[Hop]
     ) -> RouteDecision:
         reason = policy.check(self._tables, sender, target, history)
-        candidate = Candidate(target, Layer.trigger, 0, reason, None)
         if reason is not None:
             detail = policy.explain(reason, sender, target, self._tables)
-            return self._refuse(request, Layer.trigger, reason, detail, (candidate,))
-        return RouteDecision(
-            target, Layer.trigger, None, _NOTHING, _NOTHING, (candidate,), None,
-            _BY_TOOL if request.target is None else _BY_TARGET, self._version, request,
-        )
+            refused = (Candidate(target, Layer.trigger, 0, reason, None),)
+            return self._refuse(request, Layer.trigger, reason, detail, refused)
+        # The hot path (a trigger hit): build the records with tuple.__new__, skipping the
+        # NamedTuples' Python-level __new__ frames; same values as the keyword constructors.
+        candidate = _new(Candidate, (target, Layer.trigger, 0, None, None))
+        how = _BY_TOOL if request.target is None else _BY_TARGET
+        return _new(RouteDecision, (
+            target, Layer.trigger, None, _NOTHING, _NOTHING, (candidate,), None, how,
+            self._version, request, (),
+        ))
 
     def _matched(
         self, request: RouteRequest, sender: AgentPolicy, history: Sequence[Hop]

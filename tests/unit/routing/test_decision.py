@@ -9,7 +9,7 @@ import pytest
 
 from engine.config.snapshot import Snapshot
 from engine.lifecycle.models import HandoffRequest
-from engine.routing import Layer, Reason, RouteDecision, Router, RouteRequest
+from engine.routing import Candidate, Layer, Reason, RouteDecision, Router, RouteRequest
 
 
 def test_to_dict_is_plain_json(bank: Snapshot) -> None:
@@ -44,9 +44,16 @@ def test_seed_handoff_requests_convert_without_forcing_the_target(bank: Snapshot
 
 
 def test_a_successful_decision_returns_its_target(bank: Snapshot) -> None:
-    decision = Router(bank).route(RouteRequest("concierge", "x", tool="handoff_invest"))
+    request = RouteRequest("concierge", "x", tool="handoff_invest")
+    decision = Router(bank).route(request)
     assert decision.routed
     assert decision.raise_for_rejection() == "invest"
+    assert type(decision) is RouteDecision
+    assert type(decision.candidates[0]) is Candidate
+    assert decision == RouteDecision(
+        "invest", Layer.trigger, None, (), (), (Candidate("invest", Layer.trigger),), None,
+        decision.detail, "test-1", request,
+    )
 
 
 def test_keyword_candidates_are_an_immutable_sequence(bank: Snapshot) -> None:
