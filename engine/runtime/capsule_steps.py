@@ -95,5 +95,5 @@ def _end_error(record: HandoffRecord, end: Move) -> AgentError:
 
 
 def timestamp(value: datetime) -> str:
-    """RFC 3339 in UTC with a `Z`, as capsules spell times."""
-    return as_utc(value).isoformat().replace("+00:00", "Z")
+    """RFC 3339 in UTC with microseconds and a `Z`, so times also sort as text."""
+    return as_utc(value).isoformat(timespec="microseconds").replace("+00:00", "Z")

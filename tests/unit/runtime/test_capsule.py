@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.errors import SchemaValidationError, StoreError, UsageError
 from engine.lifecycle import HandoffRequest
@@ -185,7 +187,7 @@ def test_empty_session_and_explicit_times(engine: Engine) -> None:
                              trigger="test", region="eu-west-1")
     assert capsule["execution_trace"] == [] and verify(capsule)
     assert (capsule["run"]["started_at"], capsule["run"]["ended_at"]) == (
-        "2026-01-05T09:00:00Z", "2026-01-05T09:03:00Z")
+        "2026-01-05T09:00:00.000000Z", "2026-01-05T09:03:00.000000Z")
     assert capsule["outcome"] == {"status": "success",
                                   "summary": "0 handoff(s), 0 refused; path: concierge"}
 
@@ -213,3 +215,54 @@ def test_human_desk_is_a_human_handoff(tmp_path: Path) -> None:
         capsule = export_capsule(engine, session)
     assert _types(capsule) == [("human_handoff", None), ("sub_agent_result", None)]
     assert verify(capsule) and validate(capsule, "capsule_format_v1")
+
+
+MOVES = {
+    "none": (), "accept": ("accept",), "start": ("accept", "start"),
+    "complete": ("accept", "start", "complete"), "fail": ("accept", "fail"),
+    "reject": ("reject",), "cancel": ("cancel",), "late-cancel": ("accept", "cancel"),
+}
+TOOLS = ("handoff_fraud_agent", "handoff_claims", "handoff_compliance_desk",
+         "handoff_card_recommendation", "handoff_investment_advisor", "handoff_concierge")
+
+
+def _move(engine: Engine, record_id: str, move: str) -> None:
+    if move == "complete":
+        engine.complete(record_id, {})
+    elif move in ("reject", "fail", "cancel"):
+        getattr(engine, move)(record_id, f"{move} by test")
+    else:
+        getattr(engine, move)(record_id)
+
+
+@pytest.fixture(scope="module")
+def shared_engine() -> Iterator[Engine]:
+    with Engine(BANKING) as engine:
+        yield engine
+
+
+@settings(max_examples=40, deadline=None)
+@given(plan=st.lists(st.tuples(st.sampled_from(TOOLS), st.sampled_from(sorted(MOVES))),
+                     max_size=6))
+def test_any_session_exports_a_valid_contiguous_verified_capsule(
+    shared_engine: Engine, plan: list[tuple[str, str]]
+) -> None:
+    engine, session = shared_engine, shared_engine.session()
+    extra: list[str] = []
+    for tool, moves in plan:
+        outcome = engine.handoff("", session=session, tool=tool)
+        if outcome.target is None:
+            extra.append(outcome.record.record_id)
+            continue
+        for move in MOVES[moves]:
+            _move(engine, outcome.record.record_id, move)
+    export = export_run(engine, session, records=extra)
+    capsule = export.capsule
+    assert isinstance(parse_spec(capsule, "capsule_format_v1"), RunCapsule) and verify(capsule)
+    trace = capsule["execution_trace"]
+    assert [step["step_index"] for step in trace] == list(range(len(trace)))
+    assert [s["started_at"] for s in trace] == sorted(s["started_at"] for s in trace)
+    assert {s["tool_call_id"] for s in trace} == {
+        *extra, *(hop.record_id for hop in session.hops)}
+    assert [e.step_index for e in export.errors] == [
+        i for i, s in enumerate(trace) if "error_code" in s]
