@@ -1,22 +1,7 @@
-"""A finished session exported as a sealed run capsule (`capsule_format_v1`).
+"""A finished session exported as a sealed run capsule (`capsule_format_v1`); reads, never moves.
 
-Reads the session's hops and their lifecycle records; never moves records or changes the session.
-
-Step mapping, per handoff record (steps ordered by start time, indices 0..n-1):
-
-- routed and picked up: `sub_agent_spawn` (`human_handoff` when the target agent's metadata
-  says `human: true`) from creation until accepted (or still pending: it ends where it began);
-  once it ends, `sub_agent_result` from acceptance until completed or failed (`error_code` set
-  when it failed, from the failure reason: timeout/deadline 502, cancelled 607, error 608);
-- refused (rejected by policy, by its payload, or by the target) or expired while pending:
-  one `error` step from creation to that end, `error_code` from the reason's code
-  (`not_allowed` 401, `invalid_payload` 301, `loop` 601, ...);
-- an engine error passed in `errors`: one `error` step at its time, with its code.
-
-Each handoff step carries the record id as `tool_call_id` (a handoff is a handoff-tool call and
-the record id is the engine's id for it), so a capsule joins back to the audit trail. The
-capsule's agent is the agent that held the session first; `agent_version` is the config version.
-"""
+Each handoff record becomes `sub_agent_spawn` (`human_handoff`) + `sub_agent_result` steps, or one
+`error` step when refused or ended before pickup; the full mapping is in `export_run`."""
 
 from __future__ import annotations
 
@@ -85,6 +70,23 @@ def export_run(
     (a bare exception is placed at `at`, the export time). Without `outcome`, the run is
     `partial` while a handoff is still live and `success` otherwise; a `failure` takes
     `error_code` or, without it, the code of the run's last error.
+
+    Step mapping, per handoff record (steps ordered by start time, indices 0..n-1):
+
+    - routed and picked up: `sub_agent_spawn` (`human_handoff` when the target agent's
+      metadata says `human: true`) from creation until accepted (still pending: it ends where
+      it began); once it ends, `sub_agent_result` from acceptance until completed or failed
+      (`error_code` when it failed, from the failure reason: timeout/deadline 502,
+      cancelled 607, error 608);
+    - refused (by policy, by its payload, or by the target) or ended while pending: one
+      `error` step from creation to that end, `error_code` from the reason's code
+      (`not_allowed` 401, `invalid_payload` 301, `loop` 601, ..., other reasons 600);
+    - an engine error passed in `errors`: one `error` step at its time, with its code.
+
+    Each handoff step carries the record id as `tool_call_id` (a handoff is a handoff-tool
+    call and the record id is the engine's id for it), so a capsule joins back to the audit
+    trail. The capsule's agent is the agent that held the session first; its
+    `agent_version` is the config version.
     """
     now = as_utc(at or datetime.now(timezone.utc))
     run = run_id or session.session_id

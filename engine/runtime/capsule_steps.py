@@ -1,4 +1,4 @@
-"""Capsule trace steps read from one handoff record's history (mapping in `capsule`'s docstring).
+"""Capsule trace steps read from one handoff record's history (mapping: `capsule.export_run`).
 
 Pure: reads a record, returns steps and their taxonomy errors; never touches a store.
 """
