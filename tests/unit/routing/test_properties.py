@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.config.snapshot import Snapshot
-from engine.routing import Layer, Router, RouteRequest
+from engine.routing import Hop, Layer, Router, RouteRequest
+from engine.routing.policy import round_trips
 
 Build = Callable[..., Snapshot]
 NAMES = ["a0", "a1", "a2", "a3", "a4"]
@@ -51,16 +52,21 @@ def requests(draw: st.DrawFn) -> RouteRequest:
 
 def _snapshot(build: Build, config: tuple[Any, ...]) -> Snapshot:
     agents, rules, fallback = config
-    return build(agents, capabilities=VOCABULARY, rules=rules, fallback=fallback)
+    return build(agents, capabilities=VOCABULARY, rules=rules, fallback=fallback,
+                 policies={"max_hops": 4, "max_bounces": 1})
+
+
+histories = st.lists(st.tuples(st.sampled_from(NAMES[:3]), st.sampled_from(NAMES[:3])),
+                     max_size=5)
 
 
 @settings(max_examples=150, deadline=None)
-@given(config=configs(), request=requests())
+@given(config=configs(), request=requests(), history=histories)
 def test_the_target_is_never_the_sender_and_always_allowed(
-    build: Build, config: tuple[Any, ...], request: RouteRequest
+    build: Build, config: tuple[Any, ...], request: RouteRequest, history: list[Hop]
 ) -> None:
     snapshot = _snapshot(build, config)
-    decision = Router(snapshot).route(request)
+    decision = Router(snapshot).route(request, history=history)
     if decision.target is None:
         assert decision.rejection is not None
         return
@@ -68,6 +74,9 @@ def test_the_target_is_never_the_sender_and_always_allowed(
     assert decision.target != request.sender
     assert target.enabled
     assert sender.may_hand_off_to(target.name) and target.accepts_from(sender.name)
+    policies = snapshot.config.engine.policies
+    assert len(history) < policies.max_hops
+    assert round_trips(history, sender.name, target.name) <= policies.max_bounces
 
 
 @settings(max_examples=100, deadline=None)
