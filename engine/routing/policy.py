@@ -30,11 +30,6 @@ def round_trips(history: Sequence[Hop], sender: str, target: str) -> int:
     return chain // 2
 
 
-def hops_exhausted(tables: RouteTables, history: Sequence[Hop]) -> bool:
-    """The session already made `max_hops` handoffs: no further handoff is allowed."""
-    return len(history) >= tables.max_hops
-
-
 def check(
     tables: RouteTables, sender: AgentPolicy, target: str, history: Sequence[Hop]
 ) -> Reason | None:
