@@ -1,0 +1,102 @@
+"""`handoff watch PATH`: run the engine with hot reload and print every reload result.
+
+The loop a team keeps open while editing YAML: one line per applied reload, the issues of a
+rejected one (`file:line:col: error[code] ...`), the last good config serving throughout.
+Stops cleanly on SIGINT/SIGTERM. Exit 0 on a clean stop, 1 if the config is invalid at start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import signal
+import sys
+from typing import Any
+
+from engine.cli.output import render_issues
+from engine.errors import ConfigError, UsageError
+from engine.runtime.engine import Engine
+from engine.runtime.reload import ReloadResult
+from engine.runtime.watch import ConfigWatcher, WatchOptions
+
+NAME = "watch"
+HELP = "Run the engine on a config set with hot reload and print each reload result."
+FORMATS = ("text", "json")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", metavar="PATH", help="an engine.yaml or a folder holding one")
+    parser.add_argument("--format", choices=FORMATS, default="text",
+                        help="text lines, or one JSON object per line (default: text)")
+    parser.add_argument("--once", action="store_true",
+                        help="exit after the first reload result (0 applied, 1 rejected)")
+    parser.add_argument("--poll", type=float, default=5.0, metavar="SECONDS",
+                        help="also re-check the files this often (default: 5; 0 turns it off)")
+    parser.add_argument("--debounce-ms", type=int, default=25, metavar="MS",
+                        help="quiet time that ends a burst of saves (default: 25)")
+
+
+def _line(payload: dict[str, Any], fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps(payload)
+    version = payload["version"]
+    if payload["event"] == "started":
+        return f"serving {version} ({payload['name']}, {payload['agents']} agents); watching"
+    if payload["outcome"] == "applied":
+        return f"applied {version} (was {payload['previous_version']}) in {payload['ms']} ms"
+    issues = [issue for issue in payload["issues"]]
+    head = f"rejected: still serving {version}; {len(issues)} issue(s):"
+    return "\n".join([head, *(f"  {issue}" for issue in issues)])
+
+
+def _result(result: ReloadResult, fmt: str) -> str:
+    return _line(
+        {
+            "event": "reload", "outcome": result.outcome, "version": result.version,
+            "previous_version": result.previous_version,
+            "ms": round(result.duration_s * 1000),
+            "issues": [issue.to_dict() if fmt == "json" else str(issue)
+                       for issue in result.issues],
+        },
+        fmt,
+    )
+
+
+async def _run(engine: Engine, args: argparse.Namespace) -> int:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    snapshot = engine.snapshot  # announced once a signal can stop us cleanly
+    started = {"event": "started", "version": snapshot.version,
+               "name": snapshot.config.engine.name, "agents": len(snapshot.agents)}
+    print(_line(started, args.format), flush=True)
+    outcome: list[str] = []
+
+    def report(result: ReloadResult) -> None:
+        print(_result(result, args.format), flush=True)
+        outcome.append(result.outcome)
+        if args.once:
+            stop.set()
+
+    options = WatchOptions(debounce_ms=args.debounce_ms, poll_interval_s=args.poll or None)
+    engine.reloader.hooks.bind_loop(loop)
+    await ConfigWatcher(engine.reloader, options=options, on_result=report).arun(stop)
+    return 1 if args.once and outcome[-1:] == ["rejected"] else 0
+
+
+def execute(args: argparse.Namespace) -> int:
+    if args.debounce_ms < 1 or args.poll < 0:
+        raise UsageError("--debounce-ms must be >= 1 and --poll >= 0")
+    try:
+        engine = Engine(args.path)
+    except ConfigError as error:
+        print(render_issues(error.issues, args.format), flush=True)
+        return 1
+    logging.getLogger("engine.reload").addHandler(logging.NullHandler())  # printed here
+    with engine:
+        code = asyncio.run(_run(engine, args))
+    print("stopped", file=sys.stderr, flush=True)
+    return code

@@ -1,0 +1,1 @@
+"""Runnable embeddings of the engine; run them from the repository root with `python -m`."""

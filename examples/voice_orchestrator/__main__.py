@@ -1,0 +1,3 @@
+from examples.voice_orchestrator.orchestrator import main
+
+raise SystemExit(main())

@@ -1,0 +1,60 @@
+"""`handoff tools` in a real process: an agent's handoff tools as OpenAI / Anthropic JSON."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BANKING = Path(__file__).resolve().parents[2] / "configs" / "banking"
+
+
+def tools(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "engine", "tools", *map(str, args)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+
+
+@pytest.mark.slow
+def test_openai_and_anthropic_shapes_for_the_fraud_agent() -> None:
+    openai = tools(BANKING, "--agent", "fraud_agent", "--format", "openai")
+    anthropic = tools(BANKING, "--agent", "fraud_agent", "--format", "anthropic")
+    assert openai.returncode == anthropic.returncode == 0, openai.stderr + anthropic.stderr
+    first, second = json.loads(openai.stdout), json.loads(anthropic.stdout)
+    names = [tool["function"]["name"] for tool in first]
+    # fraud_agent's peers, by policy: claims, compliance_desk, concierge (not itself)
+    assert sorted(names) == ["handoff_claims", "handoff_compliance_desk", "handoff_concierge"]
+    assert all(tool["type"] == "function" for tool in first)
+    assert [tool["name"] for tool in second] == names
+    assert all(tool["input_schema"]["type"] == "object" for tool in second)
+
+
+@pytest.mark.slow
+def test_parameters_come_from_the_target_payload_schema() -> None:
+    result = tools(BANKING, "--agent", "concierge")  # openai by default
+    assert result.returncode == 0, result.stderr
+    by_name = {tool["function"]["name"]: tool["function"] for tool in json.loads(result.stdout)}
+    fraud = by_name["handoff_fraud_agent"]
+    assert fraud["parameters"]["required"] == ["reason"]
+    assert fraud["parameters"]["properties"]["card_last4"]["pattern"] == "^[0-9]{4}$"
+    assert "fraud team" in fraud["description"]
+
+
+@pytest.mark.slow
+def test_unknown_agent_is_a_usage_error() -> None:
+    result = tools(BANKING, "--agent", "nobody")
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert "unknown agent 'nobody'" in result.stderr and "fraud_agent" in result.stderr
+
+
+@pytest.mark.slow
+def test_invalid_config_exits_1_with_located_issues(tmp_path: Path) -> None:
+    (tmp_path / "engine.yaml").write_text("version: 1\nname: x\nentry: [\n", encoding="utf-8")
+    result = tools(tmp_path, "--agent", "a")
+    assert result.returncode == 1
+    assert "engine.yaml:" in result.stderr and "error[" in result.stderr

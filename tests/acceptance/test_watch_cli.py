@@ -1,0 +1,127 @@
+"""`handoff watch` in a real process: start it, edit the YAML, read its lines, stop it."""
+
+from __future__ import annotations
+
+import json
+import queue
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+BANKING = Path(__file__).resolve().parents[2] / "configs" / "banking"
+
+
+class Watch:
+    """A running `handoff watch`, its stdout lines read by a thread into a queue."""
+
+    def __init__(self, *args: str | Path, log: Path) -> None:
+        self.log = log
+        self.stderr = log.open("w", encoding="utf-8")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "engine", "watch", *map(str, args)],
+            stdout=subprocess.PIPE, stderr=self.stderr, text=True,
+        )
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.put(line.rstrip("\n"))
+
+    def line(self, *, timeout: float = 30.0) -> str:
+        try:
+            return self.lines.get(timeout=timeout)
+        except queue.Empty:
+            errors = self.log.read_text(encoding="utf-8")
+            raise AssertionError(f"no output line within {timeout} s; stderr: {errors}") from None
+
+    def stop(self, signum: int = signal.SIGINT) -> int:
+        self.process.send_signal(signum)
+        return self.process.wait(timeout=15)
+
+    def close(self) -> str:
+        """Kill it if still running, close the pipes, return what it wrote to stderr."""
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(timeout=15)
+        assert self.process.stdout is not None
+        if self.stderr.closed:
+            return ""
+        self.reader.join(15)  # it ends at end of output
+        self.stderr.close()
+        self.process.stdout.close()
+        return self.log.read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    return Path(shutil.copytree(BANKING, tmp_path / "banking"))
+
+
+@pytest.fixture
+def running(folder: Path, tmp_path: Path) -> Iterator[Watch]:
+    watch = Watch(folder, "--debounce-ms", "20", log=tmp_path / "stderr.txt")
+    yield watch
+    watch.close()
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_prints_rejections_with_issues_then_applies_the_fix(
+    folder: Path, running: Watch
+) -> None:
+    started = running.line()
+    assert started.startswith("serving ") and "banking-concierge, 6 agents" in started
+    version = started.split()[1]
+    edit(folder / "routing.yaml", "priority: 40", "priority: high")
+    assert running.line() == f"rejected: still serving {version}; 1 issue(s):"
+    issue = running.line()
+    assert "routing.yaml:" in issue and "error[type] $.rules[7].priority" in issue
+    edit(folder / "routing.yaml", "priority: high", "priority: 41")
+    applied = running.line()
+    assert applied.startswith("applied ") and f"(was {version})" in applied
+    assert running.stop(signal.SIGINT) == 0
+    assert "Traceback" not in running.close()
+
+
+@pytest.mark.slow
+def test_sigterm_stops_cleanly(running: Watch) -> None:
+    assert running.line().startswith("serving ")
+    assert running.stop(signal.SIGTERM) == 0
+
+
+@pytest.mark.slow
+def test_json_lines_and_once(folder: Path, tmp_path: Path) -> None:
+    watch = Watch(folder, "--format", "json", "--once", "--debounce-ms", "20",
+                  log=tmp_path / "stderr.txt")
+    started = json.loads(watch.line())
+    assert started["event"] == "started" and started["agents"] == 6
+    edit(folder / "routing.yaml", "to: card_recommendation", "to: investment_advisor")
+    result = json.loads(watch.line())
+    assert result["outcome"] == "applied" and result["previous_version"] == started["version"]
+    assert result["version"] != started["version"] and result["issues"] == []
+    assert watch.process.wait(timeout=15) == 0  # --once: exits after the first result
+    watch.close()
+
+
+@pytest.mark.slow
+def test_invalid_config_at_start_exits_1_with_the_issues(folder: Path) -> None:
+    edit(folder / "routing.yaml", "    to: card_recommendation", "    to: nobody")
+    result = subprocess.run(
+        [sys.executable, "-m", "engine", "watch", str(folder)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert result.returncode == 1
+    assert "routing.yaml:" in result.stdout and "error[unknown-agent]" in result.stdout
+    assert "'nobody' is not a declared agent" in result.stdout
