@@ -11,14 +11,12 @@ import hashlib
 from collections.abc import Iterable
 from pathlib import Path, PurePath
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
-
 from engine.config.build import build_config
 from engine.config.codes import issue
 from engine.config.document import read_document
 from engine.config.include import expand_includes
 from engine.config.link import link_config
+from engine.config.metaschema import schema_error
 from engine.config.positions import Document, json_path
 from engine.config.read import DEFAULT_MAX_BYTES
 from engine.config.schemas import ENGINE_SCHEMA, SCHEMA_BY_KIND
@@ -41,11 +39,10 @@ def payload_schema_issues(document: Document) -> list[Issue]:
     schema = document.data.get("accepts", {}).get("payload_schema")
     if schema is None:
         return []
-    try:
-        Draft202012Validator.check_schema(schema)
-    except SchemaError as error:
-        path = ("accepts", "payload_schema", *error.absolute_path)
-        message = f"not a valid JSON Schema: {error.message}"
+    error = schema_error(schema)
+    if error is not None:
+        path = ("accepts", "payload_schema", *error[0])
+        message = f"not a valid JSON Schema: {error[1]}"
         return [
             issue(
                 document.file,

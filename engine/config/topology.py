@@ -10,23 +10,24 @@ from collections import deque
 from collections.abc import Hashable
 
 from engine.config.build import Locator
-from engine.config.models import ConfigSet, RuleSpec
+from engine.config.models import ANYONE, ConfigSet, RuleSpec
 from engine.issues import Issue
 
 
 def handoff_edges(config: ConfigSet) -> dict[str, list[str]]:
     """Agent -> the agents it may hand off to under peers/accepts policy (enabled only)."""
-    enabled = [agent for agent in config.agents.values() if agent.enabled]
-    return {
-        sender.name: [
-            target.name
-            for target in enabled
-            if target.name != sender.name
-            and sender.may_hand_off_to(target.name)
-            and target.accepts_from(sender.name)
+    enabled = {name: agent for name, agent in config.agents.items() if agent.enabled}
+    edges = {}
+    for sender in enabled.values():
+        named = enabled if ANYONE in sender.peers else sender.peers
+        edges[sender.name] = [
+            target
+            for target in named
+            if target in enabled
+            and target != sender.name
+            and enabled[target].accepts_from(sender.name)
         ]
-        for sender in enabled
-    }
+    return edges
 
 
 def _reachable(edges: dict[str, list[str]], entry: str) -> set[str]:

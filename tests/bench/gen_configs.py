@@ -1,7 +1,8 @@
 """Generator of large, valid config sets for the check benchmark (no I/O beyond writing them).
 
 `write_config_set(folder, agents=1000)` writes engine.yaml, one file per agent, a capabilities
-document and a routing document; every agent is reachable and no rule is shadowed.
+document and a routing document; every agent is reachable, no rule is shadowed, and every
+payload schema is distinct (no cache makes the run cheaper than a real set of that size).
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ def _agent(index: int, total: int) -> str:
         + f"peers: [{', '.join(peers)}]\n"
         "accepts:\n  from: ['*']\n"
         "  payload_schema:\n    type: object\n    properties:\n"
-        "      reason: {type: string}\n      amount: {type: number, minimum: 0}\n"
+        f"      reason: {{type: string, maxLength: {100 + index}}}\n"
+        "      amount: {type: number, minimum: 0}\n"
         "context:\n  share: carry\n  carry: [customer_id, session_id]\n"
         "metadata:\n"
         f"  voice: {{name: en-US-Voice{index % 7}, rate: '+{index % 10}%'}}\n"

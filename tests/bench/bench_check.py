@@ -1,0 +1,138 @@
+"""Benchmark: `handoff check` on a generated 1,000-agent config set vs check-jsonschema.
+
+Both tools validate the same files against the same bundled schemas in the same run;
+check-jsonschema takes one schema per invocation, so it runs once per document kind and its
+wall times are summed. Also compares parse strategies for the parse stage. Prints figures and
+ratios; never asserts. Run: python tests/bench/bench_check.py [--agents N] [--repeat N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gen_configs import write_config_set
+
+REPO = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+MEASURE = (
+    "import resource, subprocess, sys, time\n"
+    "start = time.perf_counter()\n"
+    "code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode\n"
+    "wall = time.perf_counter() - start\n"
+    "usage = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+    "print(wall, usage.ru_maxrss / 1024, code, usage.ru_utime + usage.ru_stime)\n"
+)
+
+
+def measure(command: list[str]) -> tuple[float, float, int, float]:
+    """Wall seconds, peak RSS in MiB, exit code and CPU seconds of one child process."""
+    out = subprocess.run(
+        [sys.executable, "-c", MEASURE, *command], capture_output=True, text=True, check=True
+    ).stdout.split()
+    return float(out[0]), float(out[1]), int(out[2]), float(out[3])
+
+
+def checkjsonschema_runs(folder: Path) -> list[list[str]]:
+    tool = str(BIN / "check-jsonschema")
+    schemas = REPO / "schemas"
+    return [
+        [tool, "--schemafile", str(schemas / "engine.schema.json"), str(folder / "engine.yaml")],
+        [
+            tool,
+            "--schemafile",
+            str(schemas / "agent.schema.json"),
+            *sorted(str(path) for path in (folder / "agents").glob("*.yaml")),
+        ],
+        [
+            tool,
+            "--schemafile",
+            str(schemas / "capabilities.schema.json"),
+            str(folder / "capabilities.yaml"),
+        ],
+        [tool, "--schemafile", str(schemas / "routing.schema.json"), str(folder / "routing.yaml")],
+    ]
+
+
+def bench_tools(folder: Path, repeat: int) -> None:
+    ours: list[tuple[float, float, float]] = []
+    theirs: list[tuple[float, float, float]] = []
+    for _ in range(repeat):  # interleaved, so both tools see the same machine load
+        wall, peak, code, cpu = measure([str(BIN / "handoff"), "check", str(folder), "--strict"])
+        assert code == 0, "generated set must be clean"
+        ours.append((wall, cpu, peak))
+        runs = [measure(command) for command in checkjsonschema_runs(folder)]
+        assert all(run[2] == 0 for run in runs), "check-jsonschema must accept the set"
+        theirs.append((sum(r[0] for r in runs), sum(r[3] for r in runs), max(r[1] for r in runs)))
+    report = {}
+    for name, rows in (("handoff check", ours), ("check-jsonschema", theirs)):
+        wall, cpu = statistics.median(r[0] for r in rows), statistics.median(r[1] for r in rows)
+        peak = max(r[2] for r in rows)
+        report[name] = (wall, cpu, peak)
+        print(
+            f"{name:17s} wall {wall:6.2f} s  cpu {cpu:6.2f} s  peak {peak:6.1f} MiB"
+            f"  (median of {repeat})"
+        )
+    print(
+        "  check-jsonschema runs once per schema (4 processes); handoff check also links, "
+        "checks payload schemas and topology"
+    )
+    (ow, oc, op), (tw, tc, tp) = report["handoff check"], report["check-jsonschema"]
+    print(
+        f"ratio handoff/check-jsonschema: wall {ow / tw:.2f}x, cpu {oc / tc:.2f}x, "
+        f"peak {op / tp:.2f}x  (targets: <= 1.00x time, < 200 MiB)"
+    )
+
+
+def bench_parsers(folder: Path) -> None:
+    """The parse-stage choice: one event pass with positions vs ruamel's loaders."""
+    from ruamel.yaml import YAML
+
+    from engine.config.parse import parse_text
+
+    texts = [path.read_text("utf-8") for path in sorted((folder / "agents").glob("*.yaml"))]
+    safe, rt = YAML(typ="safe", pure=True), YAML(typ="rt")
+    candidates = {
+        "event pass with positions (used)": lambda text: parse_text(text, "f.yaml"),
+        "ruamel safe load, no positions": safe.load,
+        "ruamel round-trip load": rt.load,
+    }
+    timings = {}
+    for name, parse in candidates.items():
+        start = time.perf_counter()
+        for text in texts:
+            parse(text)
+        timings[name] = time.perf_counter() - start
+    base = timings["ruamel safe load, no positions"]
+    for name, seconds in timings.items():
+        print(
+            f"parse {len(texts)} agent files: {name:34s} {seconds:5.2f} s  ({seconds / base:.2f}x)"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--agents", type=int, default=1000)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    if shutil.which(str(BIN / "check-jsonschema")) is None:
+        sys.exit("check-jsonschema is not installed (pip install -e '.[bench]')")
+    with tempfile.TemporaryDirectory() as temp:
+        folder = write_config_set(Path(temp) / "generated", agents=args.agents)
+        files = sum(1 for _ in folder.rglob("*.yaml"))
+        size = sum(path.stat().st_size for path in folder.rglob("*.yaml"))
+        print(json.dumps({"agents": args.agents, "files": files, "bytes": size}))
+        bench_tools(folder, args.repeat)
+        bench_parsers(folder)
+
+
+if __name__ == "__main__":
+    main()
