@@ -12,7 +12,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
@@ -68,35 +68,68 @@ def config_root(path: str | Path) -> Path:
     return path if path.is_dir() else path.parent
 
 
-def fingerprint(root: Path) -> str:
-    """Hash of every config file below `root` (names and bytes), following symlinks. Entries
-    named `..*` are skipped: they are the hidden targets of a Kubernetes ConfigMap's symlinks,
-    reached through the visible links."""
-    digest = hashlib.sha256()
+def _config_files(root: Path) -> Iterator[Path]:
+    """Every config file below `root` in a stable order, following symlinks (loops cut).
+    Entries named `..*` are skipped: they are the hidden targets of a Kubernetes ConfigMap's
+    symlinks, reached through the visible links."""
     seen: set[tuple[int, int]] = set()
     for folder, dirs, files in os.walk(root, followlinks=True):
         stat = os.stat(folder)
-        if (stat.st_dev, stat.st_ino) in seen:  # a symlink loop
+        if (stat.st_dev, stat.st_ino) in seen:
             dirs[:] = []
             continue
         seen.add((stat.st_dev, stat.st_ino))
         dirs[:] = sorted(d for d in dirs if not d.startswith(".."))
         for name in sorted(files):
-            if name.startswith("..") or not name.endswith(CONFIG_SUFFIXES):
-                continue
-            path = Path(folder, name)
-            try:
-                content = path.read_bytes()
-            except OSError:  # deleted or half-swapped between listing and reading
-                content = b"\0unreadable"
-            digest.update(str(path.relative_to(root)).encode() + b"\0" + content + b"\0")
-    return digest.hexdigest()
+            if not name.startswith("..") and name.endswith(CONFIG_SUFFIXES):
+                yield Path(folder, name)
 
 
-def _files_state(root: Path) -> str:
+def _stat_key(path: Path) -> bytes:
     try:
-        return fingerprint(root) if root.is_dir() else "missing"
+        stat = path.stat()
+    except OSError:
+        return b"gone"
+    return f"{stat.st_dev}:{stat.st_ino}:{stat.st_size}:{stat.st_mtime_ns}".encode()
+
+
+def fingerprint(root: Path) -> str:
+    """Hash of every config file below `root`: relative names and bytes."""
+    return _scan(root)[0]
+
+
+def _scan(root: Path) -> tuple[str, str]:
+    """(content hash, stat hash). The stat hash (inode, size, mtime) catches a file rewritten
+    while a build read it, even when its content ends where it started (A -> B -> A)."""
+    content, stats = hashlib.sha256(), hashlib.sha256()
+    for path in _config_files(root):
+        stats.update(bytes(path) + b"\0" + _stat_key(path) + b"\0")
+        try:
+            data = path.read_bytes()
+        except OSError:  # deleted or half-swapped between listing and reading
+            data = b"\0unreadable"
+        content.update(str(path.relative_to(root)).encode() + b"\0" + data + b"\0")
+    return content.hexdigest(), stats.hexdigest()
+
+
+def _stats_only(root: Path) -> str:
+    stats = hashlib.sha256()
+    for path in _config_files(root):
+        stats.update(bytes(path) + b"\0" + _stat_key(path) + b"\0")
+    return stats.hexdigest()
+
+
+def _files_state(root: Path) -> tuple[str, str]:
+    try:
+        return _scan(root) if root.is_dir() else ("missing", "missing")
     except OSError:  # the folder went away while it was being read
+        return ("unreadable", "unreadable")
+
+
+def _stats_state(root: Path) -> str:
+    try:
+        return _stats_only(root) if root.is_dir() else "missing"
+    except OSError:
         return "unreadable"
 
 
@@ -130,8 +163,10 @@ class Reloader:
         self._lock = threading.Lock()
         self._generation = 0  # builds started; a build older than the last applied one loses
         self._applied_generation = 0
-        self._last_fingerprint = fingerprint(self.root)
+        files, stats = _files_state(self.root)
         self._current = self._load(self.path)
+        unstable = _stats_state(self.root) != stats
+        self._last_fingerprint = "changed-during-build" if unstable else files
         self._stats = ReloadStats(last_success_at=clock(), version=self._current.version)
 
     @property
@@ -153,7 +188,7 @@ class Reloader:
         with self._lock:
             self._generation += 1
             generation = self._generation
-        files = _files_state(self.root)
+        files, stats = _files_state(self.root)
         if files == self._last_fingerprint and not force:
             return None
         snapshot: Snapshot | None
@@ -165,7 +200,7 @@ class Reloader:
         except OSError as error:  # a file vanished between the loader's listing and reading
             snapshot = None
             issues = (Issue(str(self.path), 0, 0, "", "unreadable", f"cannot read: {error}"),)
-        if _files_state(self.root) != files:
+        if _stats_state(self.root) != stats:
             files = "changed-during-build"  # never remembered as seen: the next check rebuilds
         return _Candidate(generation, files, snapshot, issues, time.perf_counter() - started)
 

@@ -190,3 +190,25 @@ def test_event_payload_is_the_result(config_folder: Any) -> None:
     config_folder.write_routing("investment_advisor")
     result = reloader.reload()
     assert events == [Event("config_reloaded", {"result": result})]
+
+
+def test_content_back_where_it_started_during_a_build_is_rebuilt(config_folder: Any) -> None:
+    """A -> B -> A while the loader reads B: the content hash alone would say "seen A"."""
+    armed: list[bool] = []
+
+    def load(path: Path) -> Snapshot:
+        if not armed:
+            return load_config(path)
+        armed.clear()
+        original = config_folder.routing.read_text(encoding="utf-8")
+        config_folder.write_routing("investment_advisor")
+        snapshot = load_config(path)
+        config_folder.save(config_folder.routing, original)
+        return snapshot
+
+    reloader = Reloader(config_folder.path, load=load)
+    armed.append(True)
+    assert reloader.reload(force=True).version == config_folder.versions["investment_advisor"]
+    result = reloader.reload()
+    assert result.outcome == "applied"
+    assert reloader.current.version == config_folder.versions["card_recommendation"]
