@@ -47,8 +47,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("text", nargs="*", metavar="TEXT", help="the task text (quote it)")
     parser.add_argument("--from", dest="sender", required=True, metavar="AGENT",
                         help="the agent handing off")
-    parser.add_argument("--tool", metavar="NAME",
-                        help="the handoff tool the sender's model called, if any")
+    parser.add_argument("--tool", action="append", default=[], metavar="NAME",
+                        help="the handoff tool the sender's model called; repeat it for "
+                             "several handoffs in one turn (policies.multiple_handoffs)")
     parser.add_argument("--context", action="append", default=[], metavar="KEY=VALUE",
                         help="a context value (repeatable); JSON scalars are typed: n=3, ok=true")
     parser.add_argument("--priority", type=int, default=5, metavar="N",
@@ -110,23 +111,24 @@ def check_request(snapshot: Snapshot, request: RouteRequest) -> None:
 
 
 def execute(args: argparse.Namespace) -> int:
-    request = RouteRequest(
+    base = RouteRequest(
         sender=args.sender,
         text=" ".join(args.text),
-        tool=args.tool,
         context=parse_context(args.context),
         priority=args.priority,
         capabilities=tuple(args.capability),
     )
+    requests = [base._replace(tool=tool) for tool in args.tool] or [base]
     history = parse_hops(args.hop)
-    if not request.text.strip():
+    if not base.text.strip():
         raise UsageError("the task text is empty; pass it as the last argument")
     snapshot = load_config(args.path)
-    check_request(snapshot, request)
-    decision = Router(snapshot).route(request, history=history)
+    for request in requests:
+        check_request(snapshot, request)
+    decision = Router(snapshot).route_turn(requests, history=history)
     checks = None
     if args.explain and snapshot.tables is not None:
-        checks = check_rules(snapshot.tables.rules, snapshot.keyword_index, request)
+        checks = check_rules(snapshot.tables.rules, snapshot.keyword_index, decision.request)
     if args.format == "json":
         document = decision.to_dict()
         if checks is not None:

@@ -98,6 +98,15 @@ def test_rule_route_as_json(bank: str) -> None:
     assert decision["request"]["context"] == {"tier": "private"}
 
 
+def test_several_tools_in_one_turn_follow_multiple_handoffs(bank: str) -> None:
+    done = handoff("route", bank, "--from", "concierge", "--tool", "handoff_cards",
+                   "--tool", "handoff_fraud", "--format", "json", "card trouble")
+    assert done.returncode == 0, done.stderr
+    decision = json.loads(done.stdout)
+    assert decision["target"] == "cards"  # multiple_handoffs defaults to first
+    assert [r["tool"] for r in decision["dropped_requests"]] == ["handoff_fraud"]
+
+
 def test_a_refused_trigger_exits_1_with_its_reason(bank: str) -> None:
     done = handoff("route", bank, "--from", "fraud", "--tool", "handoff_invest", "buy stocks")
     assert done.returncode == 1
