@@ -36,6 +36,7 @@ ERROR_CODES: dict[str, str] = {
     # include
     "include-no-match": "an include glob matches no file",
     "include-outside": "an include glob escapes the config set's folder",
+    "include-invalid": "an include glob that is not a valid pattern (e.g. `**x`)",
     "no-config": "no engine.yaml found under a path",
     # link
     "unknown-agent": "an agent name that no agent file declares",

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath, PurePosixPath
 
 from engine.config.codes import issue
-from engine.config.positions import Document, json_path
+from engine.config.positions import Document, PathKey, json_path
 from engine.issues import Issue
 
 KINDS = ("agents", "capabilities", "routing")
@@ -31,6 +31,25 @@ def _escapes(pattern: str) -> bool:
     return pure.is_absolute() or PurePath(pattern).is_absolute() or ".." in pure.parts
 
 
+def _matches(
+    root: Document, folder: Path, where: PathKey, pattern: str
+) -> tuple[list[Path], Issue | None]:
+    """Files one include glob names, or the issue that explains why it names none."""
+    located = (root.file, root.locate(where), json_path(where))
+    if _escapes(pattern):
+        message = f"include glob {pattern!r} leaves the config set's folder"
+        return [], issue(*located, "include-outside", message)
+    if not PurePosixPath(pattern).parts or PurePosixPath(pattern) == PurePosixPath("."):
+        return [], issue(*located, "include-invalid", f"include glob {pattern!r} names no file")
+    try:
+        matches = sorted(folder.glob(pattern))
+    except (ValueError, IndexError, OSError) as error:  # pathlib refuses e.g. "**x"
+        return [], issue(*located, "include-invalid", f"include glob {pattern!r}: {error}")
+    if not matches:
+        return [], issue(*located, "include-no-match", f"include glob {pattern!r} matches no file")
+    return matches, None
+
+
 def expand_includes(
     root: Document, folder: Path, display_folder: str
 ) -> tuple[list[Included], list[Issue]]:
@@ -41,23 +60,9 @@ def expand_includes(
     include = root.data.get("include", {})
     for kind in KINDS:
         for index, pattern in enumerate(include.get(kind, ())):
-            where = ("include", kind, index)
-            if _escapes(pattern):
-                message = f"include glob {pattern!r} leaves the config set's folder"
-                issues.append(
-                    issue(
-                        root.file, root.locate(where), json_path(where), "include-outside", message
-                    )
-                )
-                continue
-            matches = sorted(folder.glob(pattern))
-            if not matches:
-                message = f"include glob {pattern!r} matches no file"
-                issues.append(
-                    issue(
-                        root.file, root.locate(where), json_path(where), "include-no-match", message
-                    )
-                )
+            matches, problem = _matches(root, folder, ("include", kind, index), pattern)
+            if problem is not None:
+                issues.append(problem)
             for match in matches:
                 if match in seen or (match.is_dir() and "*" in pattern):
                     continue

@@ -15,6 +15,7 @@ from typing import Any
 from ruamel.yaml import YAML, events
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.parser import Parser
+from ruamel.yaml.reader import ReaderError
 
 from engine.config.codes import issue
 from engine.config.positions import Document, PathKey, Position, json_path
@@ -217,9 +218,18 @@ def _dispatch(builder: _Builder, event: Any) -> None:
         _on_document(builder, event)
 
 
+def _offset_position(text: str, offset: int) -> Position:
+    line_start = text.rfind("\n", 0, offset) + 1
+    return text.count("\n", 0, offset) + 1, offset - line_start + 1
+
+
 def _syntax_issue(file: str, text: str, error: YAMLError) -> Issue:
     mark = getattr(error, "problem_mark", None)
     position = (mark.line + 1, mark.column + 1) if mark is not None else (0, 0)
+    if isinstance(error, ReaderError):  # a character YAML forbids (NUL, other controls)
+        where = _offset_position(text, error.position)
+        message = f"character U+{ord(text[error.position]):04X} is not allowed in YAML"
+        return issue(file, where, "", "yaml-syntax", message)
     tab = _TAB_INDENT.search(text)
     if tab is not None:
         line = text.count("\n", 0, tab.end()) + 1

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine.config.loader import check_paths, load_config, load_document
 from engine.errors import ConfigError
@@ -98,3 +101,27 @@ def test_load_document_validates_one_file_against_a_bundled_schema(tmp_path: Pat
     data, issues = load_document(bad, "capabilities.schema.json", max_bytes=1000)
     assert data is None
     assert [(i.code, i.line, i.col) for i in issues] == [("unknown-key", 2, 7)]
+
+
+ROOT_TEXT = st.sampled_from(
+    [
+        "name: t\nentry: a\ninclude:\n  agents: [{}]\n",
+        "name: t\nentry: a\ninclude:\n  agents: ['agents/*.yaml']\n  routing: [{}]\n",
+    ]
+)
+PATTERN = st.text(st.sampled_from(list("*?[]./\\ab-:~{}")), min_size=1, max_size=12)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(template=ROOT_TEXT, pattern=PATTERN)
+def test_any_include_glob_gives_issues_never_an_exception(
+    tmp_path: Path, template: str, pattern: str
+) -> None:
+    root = tmp_path / "set"
+    (root / "agents").mkdir(parents=True, exist_ok=True)
+    (root / "agents" / "a.yaml").write_text("name: a\nterminal: true\n", encoding="utf-8")
+    (root / "engine.yaml").write_text(template.format(json.dumps(pattern)), encoding="utf-8")
+    result = check_paths([root])
+    assert all(issue.file.startswith(str(root)) for issue in result.issues)

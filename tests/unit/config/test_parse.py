@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.config.parse import parse_text
 
@@ -158,3 +160,19 @@ def test_syntax_errors_are_located() -> None:
 def test_complex_keys_are_refused() -> None:
     assert codes("? [a, b]\n: 1\n") == [("complex-key", 1, 3)]
     assert codes("? {a: 1}\n: 1\n")[0][0] == "complex-key"
+
+
+def test_forbidden_control_characters_are_located() -> None:
+    assert codes("a: 1\nb: x\x00\n") == [("yaml-syntax", 2, 5)]
+
+
+YAMLISH = st.text(st.sampled_from(list("ab:-[]{}&*!|>'\"#%@`,?\n\t 0é\x00\x85")), max_size=60)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(YAMLISH, st.text(max_size=60)))
+def test_any_text_gives_a_document_or_issues_never_an_exception(text: str) -> None:
+    document, issues = parse_text(text, "f.yaml")
+    assert (document is None) is bool(issues)
+    for found in issues:
+        assert found.file == "f.yaml" and found.message
