@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-from engine.errors import UsageError, VersionConflict
+from engine.errors import IllegalTransition, UsageError, VersionConflict
 from engine.lifecycle.models import (
     HandoffRecord,
     HandoffRequest,
@@ -218,18 +218,26 @@ class HandoffManager:
     def _apply(
         self, record_id: str, plan: Callable[[HandoffRecord], HandoffRecord | None]
     ) -> HandoffRecord | None:
+        """Plan and write one move under the record's lock stripe. The first try may plan on
+        the store's last-seen copy (`latest`); if that copy was stale, the write conflicts or
+        the plan refuses, and every later try re-reads the record (`retries` times)."""
         with self._locks[hash(record_id) % _LOCK_STRIPES]:
-            for attempt in range(self.retries + 1):
-                current = self.store.get(record_id)
-                new = plan(current)
+            for attempt in range(self.retries + 2):
+                fresh = attempt > 0
+                current = self.store.get(record_id) if fresh else self.store.latest(record_id)
+                try:
+                    new = plan(current)
+                except IllegalTransition:
+                    if fresh or self.store.get(record_id) is current:
+                        raise  # refused on what the store really holds
+                    continue
                 if new is None:
                     return None
                 try:
                     self.store.replace(new, expected_version=current.version)
                 except VersionConflict:
-                    if attempt == self.retries:
+                    if attempt > self.retries:
                         raise
                     continue
                 return new
         raise AssertionError("unreachable")  # pragma: no cover
-

@@ -72,6 +72,11 @@ class Store(Protocol):
         """The record with this id; RecordNotFound if there is none."""
         ...
 
+    def latest(self, record_id: str) -> HandoffRecord:
+        """The record as this store last saw it: may be stale if another process wrote it
+        since, which `replace` then reports as a VersionConflict. For writers only."""
+        ...
+
     def replace(self, record: HandoffRecord, *, expected_version: int) -> None:
         """Overwrite the record with the same id if it is still at `expected_version`;
         VersionConflict if another writer got there first, RecordNotFound if it is gone."""

@@ -39,6 +39,8 @@ class MemoryStore:
         except KeyError:
             raise RecordNotFound(record_id) from None
 
+    latest = get  # nothing else writes to this dict: never stale
+
     def replace(self, record: HandoffRecord, *, expected_version: int) -> None:
         with self._lock:
             self._check(record.record_id, expected_version)

@@ -141,17 +141,27 @@ class SQLiteStore:
 
     def get(self, record_id: str) -> HandoffRecord:
         cached = self._recent.get(record_id)
-        with self._use() as conn:
-            if cached is not None:  # same version and size as in the file: skip the parse
-                row = conn.execute(_PROBE, (record_id,)).fetchone()
-                if row is not None and cached[0] == (row[0], row[1]):
-                    return cached[1]
-            row = conn.execute(_FETCH, (record_id,)).fetchone()
+        with self._read_lock:  # no context-manager helper here: this is every move's read
+            reader = self._reader
+            if reader is None:
+                raise StoreError(self.path, "the store is closed")
+            try:
+                if cached is not None:  # same version and size as in the file: skip the parse
+                    row = reader.execute(_PROBE, (record_id,)).fetchone()
+                    if row is not None and cached[0] == (row[0], row[1]):
+                        return cached[1]
+                row = reader.execute(_FETCH, (record_id,)).fetchone()
+            except sqlite3.Error as error:
+                raise StoreError(self.path, explain(self.path, error)) from error
         if row is None:
             raise RecordNotFound(record_id)
         record = self._load(row[0])
         self._remember(record, row[0])
         return record
+
+    def latest(self, record_id: str) -> HandoffRecord:
+        cached = self._recent.get(record_id)
+        return self.get(record_id) if cached is None else cached[1]
 
     def _remember(self, record: HandoffRecord, body: str) -> None:
         """Keep recently read or written records parsed. A hit is still checked against the

@@ -349,17 +349,21 @@ def main() -> None:
         help="handoffs in SQLite with FULL sync moved by 8 threads",
     )
     args = parser.parse_args()
-    bench_memory(args.n)
+    if args.n:
+        bench_memory(args.n)
     with tempfile.TemporaryDirectory() as folder:
         latency = fsync_latency(Path(folder))
         print(
             f"\nfsync latency of this disk now: {latency * 1e6:,.0f} us"
             f" (a FULL commit per move cannot beat {1 / latency:,.0f} moves/s)"
         )
-        bench_sqlite(args.full_n, Path(folder), synchronous="FULL", batch=1)
-        bench_sqlite(args.sqlite_n, Path(folder), synchronous="NORMAL", batch=1)
-        bench_sqlite(args.sqlite_n, Path(folder), synchronous="FULL", batch=300)
-        bench_sqlite_threads(args.threads_n, Path(folder), threads=8)
+        if args.full_n:
+            bench_sqlite(args.full_n, Path(folder), synchronous="FULL", batch=1)
+        if args.sqlite_n:
+            bench_sqlite(args.sqlite_n, Path(folder), synchronous="NORMAL", batch=1)
+            bench_sqlite(args.sqlite_n, Path(folder), synchronous="FULL", batch=300)
+        if args.threads_n:
+            bench_sqlite_threads(args.threads_n, Path(folder), threads=8)
 
 
 if __name__ == "__main__":
