@@ -47,47 +47,41 @@ def _entry(config: ConfigSet, locator: Locator) -> list[Issue]:
 
 def _agents(config: ConfigSet, locator: Locator) -> list[Issue]:
     issues: list[Issue] = []
-    triggers: dict[str, str] = {}
     for name, agent in config.agents.items():
         document = locator.agents[name]
-        issues += _names(locator, document, ("peers",), agent.peers, config.agents, "agent")
+        agents, capabilities = config.agents, config.capabilities
+        issues += _names(locator, document, ("peers",), agent.peers, agents, "agent")
         issues += _names(
-            locator,
-            document,
-            ("accepts", "from"),
-            agent.accepts.from_agents,
-            config.agents,
-            "agent",
+            locator, document, ("accepts", "from"), agent.accepts.from_agents, agents, "agent"
         )
         issues += _names(
-            locator,
-            document,
-            ("capabilities",),
-            agent.capabilities,
-            config.capabilities,
-            "capability",
+            locator, document, ("capabilities",), agent.capabilities, capabilities, "capability"
         )
         if agent.handoff.is_entry_point and name != config.engine.entry:
             message = (
                 f"agent {name!r} is marked is_entry_point but the entry is {config.engine.entry!r}"
             )
-            issues.append(
-                locator.at(document, ("handoff", "is_entry_point"), "entry-conflict", message)
-            )
+            where = ("handoff", "is_entry_point")
+            issues.append(locator.at(document, where, "entry-conflict", message))
+    return issues + _triggers(config, locator)
+
+
+def _triggers(config: ConfigSet, locator: Locator) -> list[Issue]:
+    """Each handoff trigger names one agent; seed 002 let the last declaration silently win."""
+    issues: list[Issue] = []
+    triggers: dict[str, str] = {}
+    for name, agent in config.agents.items():
         trigger = agent.handoff.trigger
         if trigger is None:
             continue
-        if trigger in triggers:
-            first = triggers[trigger]
+        first = triggers.setdefault(trigger, name)
+        if first != name:
             message = (
                 f"trigger {trigger!r} is already declared by agent {first!r} "
                 f"({locator.agents[first].file})"
             )
-            issues.append(
-                locator.at(document, ("handoff", "trigger"), "duplicate-trigger", message)
-            )
-        else:
-            triggers[trigger] = name
+            where = ("handoff", "trigger")
+            issues.append(locator.at(locator.agents[name], where, "duplicate-trigger", message))
     return issues
 
 
