@@ -1,7 +1,7 @@
-"""`SQLiteStore`: records in one SQLite file (WAL), durable once a call returns.
+"""`SQLiteStore`: records in one SQLite file (WAL), durable once a write call returns.
 
-Each write is one transaction: a move is acknowledged only after its commit. Writers never
-overwrite each other: an UPDATE applies only at the expected record version.
+A write returns only after the commit holding it (concurrent writes share one commit). Writers
+never overwrite each other: an UPDATE applies only at the expected record version.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ _UPSERT = _INSERT + (
     " version = excluded.version, body = excluded.body"
 )
 _UPDATE = (
-    f"UPDATE {TABLE} SET status = ?, version = ?, body = ?, deadline_us = ?"
+    f"UPDATE {TABLE} SET status = ?, version = ?, body = ?"
     " WHERE record_id = ? AND version = ?"
 )
 
@@ -183,7 +183,7 @@ class SQLiteStore:
             current: dict[str, int] = {}
             for record, expected, row in rows:
                 version = current.get(record.record_id, expected)
-                cursor = conn.execute(_UPDATE, (row[1], row[6], row[7], row[5], row[0], version))
+                cursor = conn.execute(_UPDATE, (row[1], row[6], row[7], row[0], version))
                 if cursor.rowcount != 1:
                     actual = self._version(conn, record.record_id)
                     if actual is None:
