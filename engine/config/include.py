@@ -6,6 +6,7 @@ an `include-no-match` error. This module only lists files; it never reads them.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path, PurePath, PurePosixPath
 
@@ -64,7 +65,7 @@ def expand_includes(
             if problem is not None:
                 issues.append(problem)
             for match in matches:
-                if match in seen or (match.is_dir() and "*" in pattern):
+                if match in seen or (os.path.isdir(match) and "*" in pattern):
                     continue
                 seen.add(match)
                 relative = match.relative_to(folder).as_posix()

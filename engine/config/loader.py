@@ -44,9 +44,9 @@ class CheckResult:
 
 
 def _root_of(path: Path, display: str) -> tuple[Path, str] | None:
-    if path.is_dir():
+    if os.path.isdir(path):  # False, not an error, for paths the OS refuses
         candidate = path / ROOT_FILE
-        if not candidate.exists():
+        if not os.path.lexists(candidate):
             return None
         return candidate, str(PurePath(display) / ROOT_FILE)
     return path, display
@@ -81,7 +81,7 @@ def find_roots(folder: Path, display: str) -> list[tuple[Path, str]]:
 
 def _check_one(path: str, max_bytes: int) -> tuple[list[Snapshot], list[Issue]]:
     target = Path(path)
-    if target.is_dir():
+    if os.path.isdir(target):
         roots = find_roots(target, path)
         if not roots:
             message = f"no {ROOT_FILE} found in this folder or below"

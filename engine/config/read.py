@@ -46,8 +46,9 @@ def read_source(
         info = os.stat(path)
     except FileNotFoundError:
         return _fail(name, "file-not-found", "no such file")
-    except OSError as error:
-        return _fail(name, "unreadable", f"cannot access the file: {error.strerror or error}")
+    except (OSError, ValueError) as error:  # ValueError: a NUL byte in the path
+        detail = getattr(error, "strerror", None) or error
+        return _fail(name, "unreadable", f"cannot access the file: {detail}")
     if stat.S_ISDIR(info.st_mode):
         return _fail(name, "not-a-file", "is a directory, expected a file")
     if not stat.S_ISREG(info.st_mode):

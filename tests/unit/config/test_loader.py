@@ -125,3 +125,11 @@ def test_any_include_glob_gives_issues_never_an_exception(
     (root / "engine.yaml").write_text(template.format(json.dumps(pattern)), encoding="utf-8")
     result = check_paths([root])
     assert all(issue.file.startswith(str(root)) for issue in result.issues)
+
+
+def test_paths_the_os_refuses_are_issues(tmp_path: Path) -> None:
+    long_name = tmp_path / ("x" * 300)
+    result = check_paths([long_name, str(tmp_path) + "/a\0b"])
+    assert [issue.code for issue in result.issues] == ["unreadable", "unreadable"]
+    with pytest.raises(ConfigError):
+        load_config(long_name)

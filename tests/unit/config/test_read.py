@@ -76,3 +76,8 @@ def test_invalid_utf8_is_located_by_line_and_column(tmp_path: Path) -> None:
     _, issues = read_source(path)
     assert [(found.code, found.line, found.col) for found in issues] == [("not-utf8", 2, 19)]
     assert "0xff" in issues[0].message
+
+
+def test_a_path_the_os_refuses_is_unreadable(tmp_path: Path) -> None:
+    assert codes(Path(str(tmp_path) + "/bad\0name.yaml")) == ["unreadable"]
+    assert codes(tmp_path / ("x" * 300 + ".yaml")) == ["unreadable"]
