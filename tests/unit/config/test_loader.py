@@ -133,3 +133,20 @@ def test_paths_the_os_refuses_are_issues(tmp_path: Path) -> None:
     assert [issue.code for issue in result.issues] == ["unreadable", "unreadable"]
     with pytest.raises(ConfigError):
         load_config(long_name)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(content=st.binary(max_size=200))
+def test_any_bytes_in_an_agent_file_give_issues_never_an_exception(
+    tmp_path: Path, content: bytes
+) -> None:
+    root = tmp_path / "set"
+    (root / "agents").mkdir(parents=True, exist_ok=True)
+    (root / "engine.yaml").write_text(
+        "name: t\nentry: a\ninclude: {agents: ['agents/*.yaml']}\n", encoding="utf-8"
+    )
+    (root / "agents" / "a.yaml").write_bytes(content)
+    result = check_paths([root])
+    assert result.failed(strict=True) or result.snapshots
