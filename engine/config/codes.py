@@ -51,6 +51,7 @@ ERROR_CODES: dict[str, str] = {
 }
 
 WARNING_CODES: dict[str, str] = {
+    "not-included": "a file passed to check that its config set does not include",
     "unreachable-agent": "no path of allowed handoffs leads from the entry agent to it",
     "dead-end-agent": "a non-terminal agent whose peers allow handing off to no one",
     "shadowed-rule": "an earlier rule of higher or equal priority has the same conditions",

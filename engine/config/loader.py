@@ -79,37 +79,75 @@ def find_roots(folder: Path, display: str) -> list[tuple[Path, str]]:
     return sorted(roots, key=lambda root: root[1])
 
 
-def _check_one(path: str, max_bytes: int) -> tuple[list[Snapshot], list[Issue]]:
-    target = Path(path)
-    if os.path.isdir(target):
-        roots = find_roots(target, path)
+def enclosing_root(path: str) -> tuple[Path, str] | None:
+    """The engine.yaml of the set a non-root file belongs to (nearest ancestor folder)."""
+    if os.path.basename(path) == ROOT_FILE:
+        return None
+    for folder in Path(os.path.abspath(path)).parents:
+        candidate = folder / ROOT_FILE
+        if os.path.isfile(candidate):
+            relative = os.path.relpath(candidate, os.path.dirname(os.path.abspath(path)))
+            return candidate, os.path.normpath(os.path.join(os.path.dirname(path), relative))
+    return None
+
+
+def _roots(path: str) -> tuple[list[tuple[Path, str]], list[Issue]]:
+    """The roots `path` stands for: every set below a folder, the set a file belongs to."""
+    if os.path.isdir(path):
+        roots = find_roots(Path(path), path)
         if not roots:
             message = f"no {ROOT_FILE} found in this folder or below"
             return [], [issue(path, (0, 0), "", "no-config", message)]
-    else:
-        roots = [(target, path)]
-    snapshots: list[Snapshot] = []
-    issues: list[Issue] = []
-    for root, display in roots:
-        snapshot, found = load_set(root, display, max_bytes=max_bytes)
-        issues += found
-        if snapshot is not None:
-            snapshots.append(snapshot)
-    return snapshots, issues
+        return roots, []
+    enclosing = enclosing_root(path) if os.path.isfile(path) else None
+    return ([enclosing] if enclosing else [(Path(path), path)]), []
+
+
+def _identity(path: Path) -> str:
+    """One key per real file, so a set reached through several paths is checked once."""
+    try:
+        return os.path.realpath(path)
+    except (OSError, ValueError):  # a NUL byte: the read stage reports it
+        return str(path)
+
+
+def _not_included(path: str, root: str, snapshot: Snapshot) -> list[Issue]:
+    files = {os.path.realpath(file) for file in snapshot.config.files}
+    if os.path.realpath(path) in files:
+        return []
+    message = f"not part of the config set: {root} does not include this file"
+    return [issue(path, (0, 0), "", "not-included", message)]
 
 
 def check_paths(
     paths: Iterable[str | os.PathLike[str]], *, max_bytes: int = DEFAULT_MAX_BYTES
 ) -> CheckResult:
-    """Check every config set found under `paths`; one bad set never hides another's issues."""
-    snapshots: list[Snapshot] = []
+    """Check every config set found under `paths`; one bad set never hides another's issues.
+
+    A folder stands for every set below it; a file other than engine.yaml (as pre-commit
+    passes them) for the whole set it belongs to, each set checked once.
+    """
     issues: list[Issue] = []
-    for path in paths:
-        found_snapshots, found = _check_one(os.fspath(path), max_bytes)
-        snapshots += found_snapshots
+    loaded: dict[str, tuple[Snapshot | None, str]] = {}
+    for given in paths:
+        path = os.fspath(given)
+        roots, found = _roots(path)
         issues += found
-    unique = sorted(set(issues), key=sort_key)
-    return CheckResult(issues=tuple(unique), snapshots=tuple(snapshots))
+        for root, display in roots:
+            key = _identity(root)
+            if key not in loaded:
+                snapshot, found = load_set(root, display, max_bytes=max_bytes)
+                issues += found
+                loaded[key] = (snapshot, display)
+            snapshot = loaded[key][0]
+            if (
+                snapshot is not None
+                and os.path.basename(path) != ROOT_FILE
+                and os.path.isfile(path)
+            ):
+                issues += _not_included(path, display, snapshot)
+    snapshots = tuple(snapshot for snapshot, _ in loaded.values() if snapshot is not None)
+    return CheckResult(issues=tuple(sorted(set(issues), key=sort_key)), snapshots=snapshots)
 
 
 def load_document(

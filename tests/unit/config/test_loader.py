@@ -150,3 +150,33 @@ def test_any_bytes_in_an_agent_file_give_issues_never_an_exception(
     (root / "agents" / "a.yaml").write_bytes(content)
     result = check_paths([root])
     assert result.failed(strict=True) or result.snapshots
+
+
+def test_a_member_file_stands_for_its_whole_set(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shutil.copytree(CONFIGS / "banking", tmp_path / "banking")
+    monkeypatch.chdir(tmp_path)
+    result = check_paths(["banking/agents/claims.yaml", "banking/routing.yaml"])
+    assert result.issues == ()
+    assert len(result.snapshots) == 1  # one set, checked once
+    broken = tmp_path / "banking" / "agents" / "fraud_agent.yaml"
+    broken.write_text(broken.read_text("utf-8").replace("peers:", "peer:"), "utf-8")
+    result = check_paths(["banking/agents/claims.yaml"])
+    assert [(i.file, i.code) for i in result.issues] == [
+        ("banking/agents/fraud_agent.yaml", "unknown-key")
+    ]
+
+
+def test_a_file_its_set_does_not_include_is_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shutil.copytree(CONFIGS / "research", tmp_path / "research")
+    (tmp_path / "research" / "drafts").mkdir()
+    (tmp_path / "research" / "drafts" / "agent.yaml").write_text("name: x\n", "utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = check_paths(["research/drafts/agent.yaml"])
+    assert [(i.file, i.code, i.is_error) for i in result.issues] == [
+        ("research/drafts/agent.yaml", "not-included", False)
+    ]
+    assert "research/engine.yaml does not include" in result.issues[0].message
