@@ -46,6 +46,7 @@ ERROR_CODES: dict[str, str] = {
     "duplicate-trigger": "two agents declare the same handoff trigger",
     "duplicate-rule": "two routing rules share an id",
     "duplicate-fallback": "more than one routing document sets a fallback",
+    "impossible-condition": "a rule condition no request can meet (priority min > max)",
     "entry-conflict": "an agent marked is_entry_point that is not the engine's entry",
     "disabled-entry": "the entry agent is disabled",
 }

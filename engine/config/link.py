@@ -93,6 +93,11 @@ def _routing(config: ConfigSet, locator: Locator) -> list[Issue]:
         if rule.to not in config.agents:
             message = f"{rule.to!r} is not a declared agent{suggest(rule.to, config.agents)}"
             issues.append(locator.at(document, (*at, "to"), "unknown-agent", message))
+        priority = rule.when.priority
+        if priority is not None and priority.min > priority.max:
+            message = f"priority range min {priority.min} > max {priority.max} matches nothing"
+            where = (*at, "when", "priority")
+            issues.append(locator.at(document, where, "impossible-condition", message))
         issues += _names(
             locator, document, (*at, "when", "from"), rule.when.from_agents, config.agents, "agent"
         )

@@ -11,10 +11,12 @@ import hashlib
 from collections.abc import Iterable
 from pathlib import Path, PurePath
 
+from pydantic import ValidationError
+
 from engine.config.build import build_config
 from engine.config.codes import issue
 from engine.config.document import read_document
-from engine.config.include import expand_includes
+from engine.config.include import Included, expand_includes
 from engine.config.link import link_config
 from engine.config.metaschema import schema_error
 from engine.config.positions import Document, json_path
@@ -55,6 +57,27 @@ def payload_schema_issues(document: Document) -> list[Issue]:
     return []
 
 
+def _read_members(
+    included: list[Included], max_bytes: int
+) -> tuple[dict[str, list[Document]], list[tuple[str, bytes]], list[Issue]]:
+    """Read, parse and validate every included file: documents by kind, hash input, issues."""
+    documents: dict[str, list[Document]] = {}
+    hashed: list[tuple[str, bytes]] = []
+    issues: list[Issue] = []
+    for item in included:
+        document, source, found = read_document(
+            item.path, SCHEMA_BY_KIND[item.kind], file=item.file, max_bytes=max_bytes
+        )
+        issues += found
+        if source is not None:
+            hashed.append((item.relative, source.raw))
+        if document is not None:
+            if item.kind == "agents":
+                issues += payload_schema_issues(document)
+            documents.setdefault(item.kind, []).append(document)
+    return documents, hashed, issues
+
+
 def load_set(
     engine_path: Path, display: str, *, max_bytes: int = DEFAULT_MAX_BYTES
 ) -> tuple[Snapshot | None, list[Issue]]:
@@ -64,30 +87,21 @@ def load_set(
     )
     if root is None or source is None:
         return None, issues
-    folder = engine_path.parent
-    included, issues = expand_includes(root, folder, str(PurePath(display).parent))
-    hashed = [(engine_path.name, source.raw)]
-    documents: dict[str, list[Document]] = {}
-    for item in included:
-        document, item_source, found = read_document(
-            item.path, SCHEMA_BY_KIND[item.kind], file=item.file, max_bytes=max_bytes
-        )
-        issues += found
-        if item_source is not None:
-            hashed.append((item.relative, item_source.raw))
-        if document is not None:
-            if item.kind == "agents":
-                issues += payload_schema_issues(document)
-            documents.setdefault(item.kind, []).append(document)
+    included, issues = expand_includes(root, engine_path.parent, str(PurePath(display).parent))
+    documents, hashed, found = _read_members(included, max_bytes)
+    issues += found
     if has_errors(issues):
         return None, sorted(issues, key=sort_key)
     files = (display, *(item.file for item in included))
-    config, locator, issues = build_config(root, documents, files=files)
+    try:
+        config, locator, issues = build_config(root, documents, files=files)
+    except ValidationError as error:  # the schemas should make this unreachable
+        message = f"the models refused data the schemas accepted: {error}"
+        return None, [issue(display, (0, 0), "", "schema", message)]
     issues += link_config(config, locator)
     if has_errors(issues):
         return None, sorted(issues, key=sort_key)
     warnings = tuple(sorted(topology_warnings(config, locator), key=sort_key))
-    snapshot = compile_snapshot(
-        config, version=content_version(hashed), root=display, warnings=warnings
-    )
+    version = content_version([(engine_path.name, source.raw), *hashed])
+    snapshot = compile_snapshot(config, version=version, root=display, warnings=warnings)
     return snapshot, list(warnings)
