@@ -42,11 +42,13 @@ from engine.stores import SQLiteStore
 name, ids = sys.argv[2], sys.argv[3:]
 manager = HandoffManager(store=SQLiteStore(sys.argv[1]), actor=name, retries=50)
 rng = random.Random(name)
+manager.list_records()  # warm the connections before the start line
 print("READY", flush=True)
 sys.stdin.readline()  # start together: both processes are imported and connected
-for _ in range(6):
+triggers = ["accept"] * 4 + ["start"] * 4 + ["complete", "fail", "reject", "cancel"]
+for _ in range(10):
     for record_id in rng.sample(ids, len(ids)):
-        trigger = rng.choice(["accept", "start", "complete", "fail", "reject", "cancel"])
+        trigger = rng.choice(triggers)
         try:
             record = manager.move(record_id, trigger, reason=name, result={"by": name})
         except IllegalTransition:
@@ -100,7 +102,7 @@ def test_two_processes_moving_the_same_records(tmp_path: Path) -> None:
     path = tmp_path / "records.db"
     manager = HandoffManager(store=SQLiteStore(path))
     request = HandoffRequest(from_agent="a", to_agent="b", task_description="contested")
-    ids = [manager.create_handoff(request).record_id for _ in range(25)]
+    ids = [manager.create_handoff(request).record_id for _ in range(40)]
     racers = [
         subprocess.Popen(
             [sys.executable, "-c", RACER, str(path), name, *ids],
