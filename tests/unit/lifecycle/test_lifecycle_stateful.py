@@ -3,7 +3,9 @@ against a reference model small enough to be obviously right."""
 
 from __future__ import annotations
 
+import tempfile
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -18,6 +20,7 @@ from hypothesis.stateful import (
 
 from engine.errors import IllegalTransition, RecordNotFound
 from engine.lifecycle import HandoffManager, HandoffRequest, Trigger
+from engine.stores import MemoryStore, SQLiteStore, Store
 
 TIMEOUT_S = 30
 LIVE = {"pending", "accepted", "in_progress"}
@@ -37,14 +40,20 @@ MODEL_MOVES = {
 class ManagerVersusModel(RuleBasedStateMachine):
     records = Bundle("records")
 
+    def make_store(self) -> Store:
+        return MemoryStore()
+
     def __init__(self) -> None:
         super().__init__()
         self.now = datetime(2026, 1, 1, tzinfo=timezone.utc)
-        self.manager = HandoffManager(clock=lambda: self.now, pending_timeout_s=TIMEOUT_S)
+        self.store = self.make_store()
+        self.manager = HandoffManager(
+            store=self.store, clock=lambda: self.now, pending_timeout_s=TIMEOUT_S
+        )
         # record id -> [state, created, deadline, number of moves]
         self.model: dict[str, list[object]] = {}
 
-    @rule(target=records, deadline_s=st.one_of(st.none(), st.integers(1, 120)))
+    @rule(target=records, deadline_s=st.one_of(st.none(), st.integers(1, 40)))
     def create(self, deadline_s: int | None) -> str:
         deadline = None if deadline_s is None else self.now + timedelta(seconds=deadline_s)
         request = HandoffRequest(
@@ -67,7 +76,7 @@ class ManagerVersusModel(RuleBasedStateMachine):
         entry[0] = expected
         entry[3] = int(str(entry[3])) + 1
 
-    @rule(seconds=st.integers(0, 90))
+    @rule(seconds=st.sampled_from([0, 1, 5, 10, 29, 30, 31]))  # hits the exact limits
     def time_passes_and_sweep(self, seconds: int) -> None:
         self.now += timedelta(seconds=seconds)
         due = set()
@@ -103,10 +112,33 @@ class ManagerVersusModel(RuleBasedStateMachine):
                 assert MODEL_MOVES[(m.from_.value, m.trigger)] == m.to.value  # type: ignore[union-attr]
 
 
+    def teardown(self) -> None:
+        self.store.close()
+
+
+class ManagerOnSQLiteVersusModel(ManagerVersusModel):
+    """The same model, with records in a SQLite file (a fresh one per example)."""
+
+    def make_store(self) -> Store:
+        self.folder = tempfile.TemporaryDirectory()
+        return SQLiteStore(Path(self.folder.name) / "records.db", synchronous="NORMAL")
+
+    def teardown(self) -> None:
+        super().teardown()
+        self.folder.cleanup()
+
+
 ManagerVersusModel.TestCase.settings = settings(
     max_examples=60,
     stateful_step_count=30,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
+ManagerOnSQLiteVersusModel.TestCase.settings = settings(
+    max_examples=20,
+    stateful_step_count=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 TestManagerVersusModel = ManagerVersusModel.TestCase
+TestManagerOnSQLiteVersusModel = ManagerOnSQLiteVersusModel.TestCase
