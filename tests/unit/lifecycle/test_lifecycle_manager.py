@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from engine.errors import (
     IllegalTransition,
     RecordImportError,
     RecordNotFound,
+    StoreError,
     UsageError,
 )
 from engine.lifecycle import (
@@ -25,6 +27,7 @@ from engine.lifecycle import (
     Sweeper,
     Trigger,
 )
+from engine.stores import SQLiteStore
 
 S = HandoffStatus
 
@@ -264,3 +267,21 @@ def test_record_is_frozen_and_round_trips(manager: HandoffManager) -> None:
         record.status = S.failed  # type: ignore[misc]
     assert HandoffRecord.model_validate(record.model_dump(mode="json")) == record
     assert HandoffRecord.model_validate_json(record.model_dump_json()) == record
+
+
+def test_sweeper_survives_a_failing_sweep(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "records.db")
+    manager = HandoffManager(store=store)
+    store.close()  # every sweep now fails with a StoreError
+    sweeper = Sweeper(manager, interval_s=0.01).start()
+    for _ in range(500):
+        if sweeper.last_error is not None:
+            break
+        threading.Event().wait(0.01)
+    assert sweeper.running  # the failure is kept, the thread goes on
+    sweeper.stop()
+    assert isinstance(sweeper.last_error, StoreError)
+    assert "closed" in str(sweeper.last_error)
+    assert not sweeper.running
+    with pytest.raises(UsageError, match="interval"):
+        Sweeper(manager, interval_s=0)
