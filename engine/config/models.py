@@ -142,7 +142,7 @@ class RuleSpec(Frozen):
     id: str
     to: str
     priority: int = 0
-    when: Condition = Condition()
+    when: Condition = Field(default_factory=Condition)
     description: str = ""
     source: SourceRef | None = None
 
