@@ -138,7 +138,8 @@ class HandoffManager:
 
     def import_records(self, data: Sequence[Any]) -> None:
         """Add (or overwrite by id) records from `export()` output. All or nothing: an invalid
-        item raises `RecordImportError` (a ValueError) naming its index, and nothing is added."""
+        item raises `RecordImportError` (a ValueError) naming its index, and nothing is added;
+        data that is not a list at all raises `UsageError` (also a ValueError)."""
         self.store.put_many(parse_records(data))
 
     # -- additions -----------------------------------------------------------------------

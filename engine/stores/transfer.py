@@ -14,7 +14,7 @@ from typing import IO, Any, Literal
 
 from pydantic import ValidationError
 
-from engine.errors import RecordImportError
+from engine.errors import RecordImportError, UsageError
 from engine.lifecycle.models import HandoffRecord
 from engine.lifecycle.moves import history_problem
 from engine.stores.base import ALL, RecordQuery, Store
@@ -26,7 +26,7 @@ FORMATS: tuple[Format, ...] = ("json", "jsonl")
 def parse_records(data: Sequence[Any]) -> list[HandoffRecord]:
     """Validate every item of `data` (dicts as `export()` writes them); all or nothing."""
     if isinstance(data, (str, bytes, dict)) or not isinstance(data, Sequence):
-        raise RecordImportError(-1, f"expected a list of records, got {type(data).__name__}")
+        raise UsageError(f"import needs a list of records, got {type(data).__name__}")
     records = []
     seen: dict[str, int] = {}
     for index, item in enumerate(data):
@@ -97,7 +97,7 @@ def load(text: str, *, fmt: Format | None = None) -> list[HandoffRecord]:
         try:
             data = json.loads(text) if stripped else []
         except json.JSONDecodeError as error:
-            raise RecordImportError(-1, f"not valid JSON: {error}") from error
+            raise UsageError(f"import: the document is not valid JSON: {error}") from error
         return parse_records(data)
     return parse_records(list(_json_lines(text)))
 

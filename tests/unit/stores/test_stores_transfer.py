@@ -10,7 +10,7 @@ from datetime import timedelta
 
 import pytest
 
-from engine.errors import RecordImportError
+from engine.errors import RecordImportError, UsageError
 from engine.lifecycle import HandoffRecord
 from engine.stores.transfer import dump, load, parse_records
 
@@ -55,12 +55,12 @@ def test_bad_item_is_named_by_index(record: MakeRecord) -> None:
 
 
 def test_malformed_documents() -> None:
-    with pytest.raises(RecordImportError, match="not valid JSON"):
+    with pytest.raises(UsageError, match="the document is not valid JSON"):
         load("[{]")
     with pytest.raises(RecordImportError, match="line 2 is not valid JSON") as caught:
         load('{"a": 1}\n{oops\n', fmt="jsonl")
     assert caught.value.index == 1
-    with pytest.raises(RecordImportError, match="expected a list"):
+    with pytest.raises(UsageError, match="needs a list of records, got dict"):
         parse_records({"record_id": "x"})  # type: ignore[arg-type]
 
 
