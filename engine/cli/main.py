@@ -16,18 +16,30 @@ from types import ModuleType
 
 from engine.errors import EngineError, UsageError
 
-COMMAND_MODULES: tuple[str, ...] = (
-    "check", "records", "schema", "validate", "route", "cases", "graph", "watch", "tools",
-)
+COMMAND_MODULES: dict[str, str] = {
+    "check": "check",
+    "route": "route",
+    "test": "cases",
+    "graph": "graph",
+    "records": "records",
+    "tools": "tools",
+    "watch": "watch",
+    "schema": "schema",
+    "validate": "validate",
+}
+"""Command name -> module in this package. Only the invoked command's module is imported."""
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 
 
-def _commands() -> dict[str, ModuleType]:
-    modules = (importlib.import_module(f"engine.cli.{name}") for name in COMMAND_MODULES)
-    return {module.NAME: module for module in modules}
+def _commands(argv: Sequence[str]) -> dict[str, ModuleType]:
+    """The modules needed to parse `argv`: just the named command's, or all (for help)."""
+    wanted = [argv[0]] if argv and argv[0] in COMMAND_MODULES else list(COMMAND_MODULES)
+    return {
+        name: importlib.import_module(f"engine.cli.{COMMAND_MODULES[name]}") for name in wanted
+    }
 
 
 def build_parser(commands: dict[str, ModuleType]) -> argparse.ArgumentParser:
@@ -43,8 +55,9 @@ def build_parser(commands: dict[str, ModuleType]) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    commands = _commands()
-    args = build_parser(commands).parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    commands = _commands(arguments)
+    args = build_parser(commands).parse_args(arguments)
     try:
         code: int = commands[args.command].execute(args)
     except UsageError as error:
