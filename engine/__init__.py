@@ -14,16 +14,22 @@ __version__ = "0.1.0"
 
 _EXPORTS: dict[str, str] = {
     # config pipeline
+    "AcceptsSpec": "engine.config.models",
     "AgentSpec": "engine.config.models",
     "CapabilitySpec": "engine.config.models",
     "CheckResult": "engine.config.loader",
+    "Condition": "engine.config.models",
     "ConfigSet": "engine.config.models",
+    "ContextPolicy": "engine.config.models",
+    "EngineSpec": "engine.config.models",
+    "HandoffSpec": "engine.config.models",
     "Policies": "engine.config.models",
     "RuleSpec": "engine.config.models",
     "Snapshot": "engine.config.snapshot",
     "build_handoff_map": "engine.config.snapshot",
     "check_paths": "engine.config.loader",
     "load_config": "engine.config.loader",
+    "load_document": "engine.config.loader",
     "Issue": "engine.issues",
     "Severity": "engine.issues",
     # routing
@@ -94,16 +100,20 @@ _EXPORTS: dict[str, str] = {
 }
 
 __all__ = [
+    "AcceptsSpec",
     "AgentCapabilityRegistry",
     "AgentSpec",
     "Candidate",
     "CapabilitySpec",
     "CheckResult",
+    "Condition",
     "ConfigError",
     "ConfigSet",
     "ConfigWatcher",
+    "ContextPolicy",
     "Engine",
     "EngineError",
+    "EngineSpec",
     "Event",
     "FailureReason",
     "HandlerMetadata",
@@ -117,6 +127,7 @@ __all__ = [
     "HandoffResponse",
     "HandoffResult",
     "HandoffRouter",
+    "HandoffSpec",
     "HandoffStatus",
     "HandoffTool",
     "HandoffViolation",
@@ -162,6 +173,7 @@ __all__ = [
     "guard",
     "handoff_tools",
     "load_config",
+    "load_document",
     "load_pump_config",
     "parse_json",
     "retry",
@@ -183,8 +195,19 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # static view of the lazy names, for type checkers and editors
-    from engine.config.loader import CheckResult, check_paths, load_config
-    from engine.config.models import AgentSpec, CapabilitySpec, ConfigSet, Policies, RuleSpec
+    from engine.config.loader import CheckResult, check_paths, load_config, load_document
+    from engine.config.models import (
+        AcceptsSpec,
+        AgentSpec,
+        CapabilitySpec,
+        Condition,
+        ConfigSet,
+        ContextPolicy,
+        EngineSpec,
+        HandoffSpec,
+        Policies,
+        RuleSpec,
+    )
     from engine.config.snapshot import Snapshot, build_handoff_map
     from engine.errors import (
         ConfigError,
