@@ -1,9 +1,6 @@
-"""What travels with a handoff into the next agent's prompt (seed 002 parity).
-
-`sanitize_handoff_context` is the one sanitizing rule: control flags and empty values never reach
-a prompt. `build_handoff_system_vars` assembles the system vars for an agent switch, applying the
-target agent's context policy when one is given. Pure functions; no I/O.
-"""
+"""What travels with a handoff into the next agent's prompt (seed 002 parity): one sanitizing rule
+(`sanitize_handoff_context`) and the system vars of an agent switch (`build_handoff_system_vars`),
+with the target's context policy applied. Pure functions; no I/O."""
 
 from __future__ import annotations
 

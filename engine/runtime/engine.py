@@ -1,10 +1,6 @@
-"""`Engine`: the one object a voice or agent runtime holds.
-
-It owns the serving snapshot (hot-reloadable), a router per snapshot, the lifecycle manager
-and its store, and the event hooks. `handoff()` is route + policy + record: a refusal becomes a
-`rejected` record with its typed reason, so it is audited too. Synchronous; the async edges
-(watching) live in `watch.py`.
-"""
+"""`Engine`: the one object a runtime holds: hot-reloadable snapshot, router, lifecycle manager,
+store and hooks. `handoff()` = route + policy + record (a refusal is an audited `rejected`
+record). Synchronous; the async edge (watching) lives in `watch.py`."""
 
 from __future__ import annotations
 

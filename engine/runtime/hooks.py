@@ -1,8 +1,5 @@
-"""Event hooks: user callables, sync or async, called for engine events.
-
-One helper awaits whatever a hook returns, so sync and async hooks share one code path.
-A failing hook is logged and never breaks the engine.
-"""
+"""Event hooks: user callables, sync or async, for engine events; one helper awaits whatever a
+hook returns, so both share one code path. A failing hook is logged, never breaks the engine."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""Hot reload: build a new Snapshot off to the side, then swap one reference atomically.
-
-A reload that fails at any stage changes nothing: the last good snapshot keeps serving and the
-failure is counted and reported. Unchanged content (by a fingerprint of the folder's files) is
-skipped before any parsing. Watching lives in `watch.py`; this module never touches an event loop.
-"""
+"""Hot reload: build a new Snapshot off to the side, then swap one reference; a failing reload
+changes nothing (the last good snapshot keeps serving) and unchanged content is skipped by hash.
+Watching lives in `watch.py`; this module never touches an event loop."""
 
 from __future__ import annotations
 

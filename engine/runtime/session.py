@@ -1,10 +1,6 @@
-"""One conversation's routing state: active agent, handoff-map overrides, hop history.
-
-A session reads its base handoff map from whatever snapshot is serving *now* (so a reload shows
-through at once) and layers its own overrides on top (seed 002 `SessionAgentManager`:
-`update_handoff_map`, `remove_handoff`, `get_handoff_target`, `is_handoff_tool`).
-It never routes and never stores records; the Engine does that.
-"""
+"""One conversation's routing state: active agent, seed 002 handoff-map overrides layered over the
+serving snapshot (a reload shows through at once), hop history and return stack.
+It never routes and never stores records; the Engine does that."""
 
 from __future__ import annotations
 

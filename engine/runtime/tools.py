@@ -1,9 +1,6 @@
-"""Handoff tool definitions for LLM function calling, derived from a Snapshot.
-
-An agent gets one tool per agent it may hand off to (by policy, as the router would allow):
-name = the target's trigger, parameters = the target's payload schema (or a reason/details
-default). Rendered in OpenAI-style or Anthropic-style shapes; nothing here calls a model.
-"""
+"""Handoff tool definitions for LLM function calling: one tool per target an agent may hand off to
+(name = trigger, parameters = the target's payload schema), in OpenAI and Anthropic shapes.
+Derived from a Snapshot only; nothing here calls a model."""
 
 from __future__ import annotations
 

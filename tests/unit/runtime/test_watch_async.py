@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
 import time
 from pathlib import Path
@@ -110,4 +111,22 @@ def test_explicit_areload_from_a_coroutine(config_folder: Any) -> None:
     version = config_folder.write_routing("compliance_desk")
     result = asyncio.run(engine.watcher().areload())
     assert result.outcome == "applied" and engine.version == version
+    engine.close()
+
+
+def test_builds_run_with_a_short_switch_interval_that_is_restored(config_folder: Any) -> None:
+    seen: list[float] = []
+
+    def load(path: Path) -> Snapshot:
+        seen.append(sys.getswitchinterval())
+        return load_config(path)
+
+    engine = Engine(config_folder.path, load=load)
+    before = sys.getswitchinterval()
+    config_folder.write_routing("compliance_desk")
+    asyncio.run(engine.watcher(options=WatchOptions(switch_interval_s=0.0007)).areload())
+    config_folder.write_routing("investment_advisor")
+    asyncio.run(engine.watcher(options=WatchOptions(switch_interval_s=None)).areload())
+    assert seen[1:] == [0.0007, before]  # lowered only while the async build ran
+    assert sys.getswitchinterval() == before
     engine.close()
