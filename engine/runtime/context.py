@@ -58,6 +58,20 @@ def _first(*candidates: Any) -> Any:
     return next((value for value in candidates if value), None)
 
 
+def _handoff_context(
+    tool_result: Mapping[str, Any], user_last_utterance: str | None, policy: ContextPolicy | None
+) -> dict[str, Any]:
+    raw = tool_result.get("handoff_context")
+    handoff_context = dict(raw) if isinstance(raw, Mapping) else {}
+    if user_last_utterance:
+        handoff_context.setdefault("user_last_utterance", user_last_utterance)
+        handoff_context.setdefault("details", user_last_utterance)
+    handoff_context = sanitize_handoff_context(handoff_context)
+    if policy is not None:
+        handoff_context = apply_context_policy(handoff_context, policy)
+    return handoff_context
+
+
 def build_handoff_system_vars(
     *,
     source_agent: str,
@@ -74,15 +88,7 @@ def build_handoff_system_vars(
     else the tool arguments' `reason`, else "unspecified". With `policy`, the handoff context is
     filtered by the target agent's context policy after sanitizing.
     """
-    raw = tool_result.get("handoff_context")
-    handoff_context = dict(raw) if isinstance(raw, Mapping) else {}
-    if user_last_utterance:
-        handoff_context.setdefault("user_last_utterance", user_last_utterance)
-        handoff_context.setdefault("details", user_last_utterance)
-    handoff_context = sanitize_handoff_context(handoff_context)
-    if policy is not None:
-        handoff_context = apply_context_policy(handoff_context, policy)
-
+    handoff_context = _handoff_context(tool_result, user_last_utterance, policy)
     overrides = tool_result.get("session_overrides")
     system_vars: dict[str, Any] = {
         "handoff_reason": _first(

@@ -40,6 +40,14 @@ class HandoffOutcome:
         return self.decision.target is not None
 
 
+def _decide(router: Router, request: RouteRequest, session: Session | None) -> RouteDecision:
+    if session is None:
+        return router.route(request)
+    if request.tool is not None and request.tool in session.removed_handoffs:
+        return _removed_tool(request, session, router.snapshot.version)
+    return router.route(request, history=session.history)
+
+
 def _removed_tool(request: RouteRequest, session: Session, version: str) -> RouteDecision:
     detail = f"handoff tool {request.tool!r} was removed in session {session.session_id}"
     return RouteDecision(
@@ -165,10 +173,7 @@ class Engine:
             sender=sender, text=text, tool=tool, target=target,
             context=dict(context or {}), priority=priority,
         )
-        if session is not None and tool is not None and tool in session.removed_handoffs:
-            decision = _removed_tool(request, session, router.snapshot.version)
-        else:
-            decision = router.route(request, history=session.history if session else ())
+        decision = _decide(router, request, session)
         record = self._record(decision, deadline=deadline, actor=actor)
         system_vars: Mapping[str, Any] = {}
         if decision.target is not None:
