@@ -16,6 +16,7 @@ from engine.lifecycle import HandoffManager, HandoffRecord, HandoffRequest
 from engine.routing import Layer, Reason, RouteDecision, Router, RouteRequest
 from engine.runtime.context import build_handoff_system_vars
 from engine.runtime.hooks import Event, Hook, Hooks
+from engine.runtime.payloads import PayloadRefusal, check_payload
 from engine.runtime.reload import Loader, Reloader, ReloadResult
 from engine.runtime.session import Session
 from engine.runtime.watch import ConfigWatcher, WatchOptions
@@ -30,14 +31,16 @@ class HandoffOutcome:
     decision: RouteDecision
     record: HandoffRecord
     system_vars: Mapping[str, Any]
+    refusal: PayloadRefusal | None = None
 
     @property
     def target(self) -> str | None:
-        return self.decision.target
+        """The agent taking over, or None when policy or the payload check refused it."""
+        return None if self.refusal is not None else self.decision.target
 
     @property
     def accepted_by_policy(self) -> bool:
-        return self.decision.target is not None
+        return self.target is not None
 
 
 def _decide(router: Router, request: RouteRequest, session: Session | None) -> RouteDecision:
@@ -174,9 +177,12 @@ class Engine:
             context=dict(context or {}), priority=priority,
         )
         decision = _decide(router, request, session)
-        record = self._record(decision, deadline=deadline, actor=actor)
+        refusal = check_payload(
+            router.snapshot, sender=sender, target=decision.target, payload=tool_args
+        )
+        record = self._record(decision, refusal, deadline=deadline, actor=actor)
         system_vars: Mapping[str, Any] = {}
-        if decision.target is not None:
+        if decision.target is not None and refusal is None:
             if session is not None:
                 returning = decision.target == session.previous_agent
                 session.record_hop(decision.target, record_id=record.record_id, returning=returning)
@@ -184,10 +190,15 @@ class Engine:
                 router.snapshot, decision, session, text, tool_args, tool_result
             )
         self.hooks.emit(Event("handoff_created", {"record": record, "decision": decision}))
-        return HandoffOutcome(decision, record, system_vars)
+        return HandoffOutcome(decision, record, system_vars, refusal)
 
     def _record(
-        self, decision: RouteDecision, *, deadline: datetime | None, actor: str | None
+        self,
+        decision: RouteDecision,
+        refusal: PayloadRefusal | None,
+        *,
+        deadline: datetime | None,
+        actor: str | None,
     ) -> HandoffRecord:
         request = decision.request
         refused = decision.candidates[0].agent if decision.candidates else ""
@@ -199,10 +210,15 @@ class Engine:
             ),
             config_version=decision.config_version, actor=actor,
         )
-        if decision.target is None:
+        if refusal is not None:
+            rejection: str | None = refusal.response_reason
+        elif decision.target is None:
             reason = decision.rejection.value if decision.rejection else "no_route"
-            record = self.manager.reject(record.record_id, f"{reason}: {decision.detail}",
-                                         actor=actor or "policy")
+            rejection = f"{reason}: {decision.detail}"
+        else:
+            rejection = None
+        if rejection is not None:
+            record = self.manager.reject(record.record_id, rejection, actor=actor or "policy")
         return record
 
     def _system_vars(
