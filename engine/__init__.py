@@ -63,7 +63,15 @@ _EXPORTS: dict[str, str] = {
     "HandoffOutcome": "engine.runtime.engine",
     "HandoffResult": "engine.runtime.context",
     "HandoffTool": "engine.runtime.tools",
+    "PayloadRefusal": "engine.runtime.payloads",
     "ReloadResult": "engine.runtime.reload",
+    "Reloader": "engine.runtime.reload",
+    "RunExport": "engine.runtime.capsule",
+    "SessionHop": "engine.runtime.session",
+    "check_payload": "engine.runtime.payloads",
+    "export_capsule": "engine.runtime.capsule",
+    "export_run": "engine.runtime.capsule",
+    "Hooks": "engine.runtime.hooks",
     "ReloadStats": "engine.runtime.reload",
     "Session": "engine.runtime.session",
     "WatchOptions": "engine.runtime.watch",
@@ -131,6 +139,7 @@ __all__ = [
     "HandoffStatus",
     "HandoffTool",
     "HandoffViolation",
+    "Hooks",
     "IllegalTransition",
     "Issue",
     "Layer",
@@ -138,6 +147,7 @@ __all__ = [
     "MemoryStore",
     "Move",
     "ParseError",
+    "PayloadRefusal",
     "Policies",
     "Pump",
     "Reason",
@@ -147,16 +157,19 @@ __all__ = [
     "RegistrationError",
     "ReloadResult",
     "ReloadStats",
+    "Reloader",
     "RouteDecision",
     "RouteRequest",
     "Router",
     "RoutingError",
     "RuleSpec",
+    "RunExport",
     "SQLiteStore",
     "SchemaNotFoundError",
     "SchemaParseError",
     "SchemaValidationError",
     "Session",
+    "SessionHop",
     "Severity",
     "Snapshot",
     "SpecError",
@@ -170,6 +183,9 @@ __all__ = [
     "build_handoff_map",
     "build_handoff_system_vars",
     "check_paths",
+    "check_payload",
+    "export_capsule",
+    "export_run",
     "guard",
     "handoff_tools",
     "load_config",
@@ -253,6 +269,7 @@ if TYPE_CHECKING:  # static view of the lazy names, for type checkers and editor
         Router,
         RouteRequest,
     )
+    from engine.runtime.capsule import RunExport, export_capsule, export_run
     from engine.runtime.context import (
         HandoffContext,
         HandoffResult,
@@ -260,9 +277,10 @@ if TYPE_CHECKING:  # static view of the lazy names, for type checkers and editor
         sanitize_handoff_context,
     )
     from engine.runtime.engine import Engine, HandoffOutcome
-    from engine.runtime.hooks import Event
-    from engine.runtime.reload import ReloadResult, ReloadStats
-    from engine.runtime.session import Session
+    from engine.runtime.hooks import Event, Hooks
+    from engine.runtime.payloads import PayloadRefusal, check_payload
+    from engine.runtime.reload import Reloader, ReloadResult, ReloadStats
+    from engine.runtime.session import Session, SessionHop
     from engine.runtime.tools import HandoffTool, handoff_tools
     from engine.runtime.watch import ConfigWatcher, WatchOptions
     from engine.stores import MemoryStore, RecordQuery, SQLiteStore, Store

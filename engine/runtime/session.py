@@ -16,7 +16,7 @@ from engine.errors import UsageError
 
 
 @dataclass(frozen=True, slots=True)
-class Hop:
+class SessionHop:
     """One agent switch in a session: who handed off to whom, under which record."""
 
     source: str
@@ -45,7 +45,7 @@ class Session:
         self.session_id = session_id or uuid.uuid4().hex
         self._lock = threading.Lock()
         self._overrides = _Overrides()
-        self._hops: list[Hop] = []
+        self._hops: list[SessionHop] = []
         self._stack: list[str] = []
         self.system_vars: dict[str, Any] = dict(system_vars or {})
         entry = snapshot().config.engine.entry
@@ -107,7 +107,7 @@ class Session:
 
     # -- hops ------------------------------------------------------------------------------
     @property
-    def hops(self) -> tuple[Hop, ...]:
+    def hops(self) -> tuple[SessionHop, ...]:
         with self._lock:
             return tuple(self._hops)
 
@@ -127,12 +127,12 @@ class Session:
 
     def record_hop(
         self, target: str, *, record_id: str | None = None, returning: bool = False
-    ) -> Hop:
+    ) -> SessionHop:
         """The conversation moved from the active agent to `target`. A `returning` hop goes
         back to the previous agent and takes it off the return stack instead of pushing."""
         self._require_agent(target)
         with self._lock:
-            hop = Hop(self._active, target, record_id)
+            hop = SessionHop(self._active, target, record_id)
             self._hops.append(hop)
             if returning and self._stack and self._stack[-1] == target:
                 self._stack.pop()

@@ -6,7 +6,7 @@ import pytest
 
 from engine.config.snapshot import Snapshot
 from engine.errors import UsageError
-from engine.runtime.session import Hop, Session
+from engine.runtime.session import Session, SessionHop
 
 from .conftest import snapshot_of
 
@@ -65,4 +65,4 @@ def test_hops_build_the_path_and_a_return_pops_the_stack(banking: Snapshot) -> N
     assert session.active_agent == "fraud_agent"
     assert session.previous_agent == "concierge"
     assert session.path == ("concierge", "fraud_agent", "claims", "fraud_agent")
-    assert session.hops[0] == Hop("concierge", "fraud_agent", "r1")
+    assert session.hops[0] == SessionHop("concierge", "fraud_agent", "r1")
