@@ -70,23 +70,31 @@ def _row(label: str, micros: float, base: float, ref: float | None) -> None:
     versus = ""
     if ref:
         ratio = ref / micros
-        versus = (f"{ratio:5.2f}x faster than handoff-guard" if ratio >= 1
-                  else f"{1 / ratio:5.2f}x slower than handoff-guard")
+        versus = (
+            f"{ratio:5.2f}x faster than handoff-guard"
+            if ratio >= 1
+            else f"{1 / ratio:5.2f}x slower than handoff-guard"
+        )
     print(f"  {label:<34}{micros:8.2f} us/call  overhead {micros - base:7.2f} us  {versus}")
 
 
-def _section(title: str, timer: Callable[[Callable[..., Any], int], float],
-             func: Callable[..., Any], calls: int) -> None:
+def _section(
+    title: str,
+    timer: Callable[[Callable[..., Any], int], float],
+    func: Callable[..., Any],
+    calls: int,
+) -> None:
     print(title)
     base = timer(func, calls)
     ref = timer(reference.guard(output=Out)(func), calls) if reference else None
     print(f"  {'unguarded':<34}{base:8.2f} us/call")
     if ref is not None:
-        print(f"  {'handoff-guard 0.2.1 (pydantic)':<34}{ref:8.2f} us/call  "
-              f"overhead {ref - base:7.2f} us")
+        print(
+            f"  {'handoff-guard 0.2.1 (pydantic)':<34}{ref:8.2f} us/call  "
+            f"overhead {ref - base:7.2f} us"
+        )
     _row("engine.guard (pydantic)", timer(guard(output=Out)(func), calls), base, ref)
-    _row("engine.guard (JSON Schema dict)", timer(guard(output=OUT_SCHEMA)(func), calls),
-         base, ref)
+    _row("engine.guard (JSON Schema dict)", timer(guard(output=OUT_SCHEMA)(func), calls), base, ref)
     _row("engine.guard (bare, no schema)", timer(guard(func), calls), base, ref)
     print("  (handoff-guard takes pydantic models only; the JSON Schema row is jsonschema's cost)")
 
@@ -96,8 +104,10 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=20_000)
     calls = parser.parse_args().calls
     if reference is None:
-        print("handoff-guard is not installed (pip install handoff-guard==0.2.1); "
-              "showing engine figures only")
+        print(
+            "handoff-guard is not installed (pip install handoff-guard==0.2.1); "
+            "showing engine figures only"
+        )
     _section("sync node", _time_sync, node, calls)
     _section("async node", _time_async, anode, calls)
 
