@@ -38,6 +38,8 @@ def test_editor_style_save_is_applied(config_folder: Any, watched: Any, wait_for
     reloader, results = watched
     version = config_folder.write_routing("investment_advisor")
     wait_for(serving(reloader, version), "the edit to serve")
+    # on_result runs just after the swap, on the watcher thread: wait for it too
+    wait_for(lambda: results and results[-1].version == version, "the result callback")
     assert results[-1].outcome == "applied"
 
 
@@ -59,7 +61,8 @@ def test_broken_edit_is_rejected_then_fix_applies(
     config_folder.break_routing("yaml")
     wait_for(lambda: reloader.stats.rejected == 1, "the rejection")
     assert reloader.current is before and not reloader.stats.last_ok
-    assert results[-1].outcome == "rejected" and results[-1].issues
+    wait_for(lambda: results and results[-1].outcome == "rejected", "the result callback")
+    assert results[-1].issues
     version = config_folder.write_routing("investment_advisor")
     wait_for(serving(reloader, version), "the fix to serve")
     assert reloader.stats.last_ok
