@@ -4,10 +4,11 @@ Derived from a Snapshot only; nothing here calls a model."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from engine.config.freeze import thaw
 from engine.config.models import AgentSpec
 from engine.config.snapshot import Snapshot
 from engine.errors import UsageError
@@ -31,15 +32,6 @@ class HandoffTool:
     target: str
     description: str
     parameters: dict[str, Any]
-
-
-def plain(value: Any) -> Any:
-    """A deep, mutable, JSON-shaped copy of a (possibly frozen) config value."""
-    if isinstance(value, Mapping):
-        return {key: plain(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(item) for item in value]
-    return value
 
 
 def _allowed(source: AgentSpec, target: AgentSpec) -> bool:
@@ -66,7 +58,7 @@ def handoff_tools(snapshot: Snapshot, agent: str) -> list[HandoffTool]:
             f"Hand the conversation off to {target.name}: {target.description}".rstrip(": ")
         )
         schema = target.accepts.payload_schema
-        parameters = plain(schema if schema is not None else DEFAULT_PARAMETERS)
+        parameters = thaw(schema if schema is not None else DEFAULT_PARAMETERS)
         tools.append(HandoffTool(target.handoff.trigger, target.name, description, parameters))
     return tools
 
@@ -77,7 +69,7 @@ def to_openai(tool: HandoffTool) -> dict[str, Any]:
         "function": {
             "name": tool.name,
             "description": tool.description,
-            "parameters": plain(tool.parameters),
+            "parameters": thaw(tool.parameters),
         },
     }
 
@@ -86,7 +78,7 @@ def to_anthropic(tool: HandoffTool) -> dict[str, Any]:
     return {
         "name": tool.name,
         "description": tool.description,
-        "input_schema": plain(tool.parameters),
+        "input_schema": thaw(tool.parameters),
     }
 
 
