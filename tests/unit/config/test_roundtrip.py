@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
 
 from engine.config.freeze import thaw
 from engine.config.loader import load_config
@@ -84,7 +85,14 @@ def dump(data: Any, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     stream = io.StringIO()
     YAML(typ="safe", pure=True).dump(data, stream)
-    path.write_text(stream.getvalue(), encoding="utf-8")
+    text = stream.getvalue()
+    try:
+        YAML(typ="safe", pure=True).load(text)
+    except YAMLError:
+        # ruamel's emitter can write text its own parser rejects (e.g. a plain `?"?` inside
+        # a flow sequence); such an example says nothing about the engine.
+        reject()
+    path.write_text(text, encoding="utf-8")
 
 
 def write(folder: Path, data: dict[str, Any]) -> None:
