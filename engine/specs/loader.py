@@ -1,22 +1,21 @@
 """Finding, loading and validating against the bundled canonical schemas (seed 003 API).
 
-Schemas are package data under `engine/_schemas/specs/`, read with `importlib.resources`.
+Schemas are package data under `engine/_schemas/specs/`, read through `engine.config.schemas`.
 The parsed text is cached, but every `load_schema` call hands out a fresh copy, so no caller
 can corrupt what the next one sees. Never writes files.
 """
 
 from __future__ import annotations
 
-import functools
-import json
 import sys
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 from jsonschema import Draft202012Validator
 
+from engine.config import schemas as bundled
+from engine.config.schemas import schema_root
 from engine.errors import SchemaNotFoundError, SchemaParseError, SchemaValidationError
 
 if sys.version_info >= (3, 11):
@@ -25,10 +24,11 @@ else:
     from importlib.abc import Traversable
 
 SUFFIX = ".json"
+SPECS = "specs"
 
 
 def _folder() -> Traversable:
-    return resources.files("engine") / "_schemas" / "specs"
+    return schema_root() / SPECS
 
 
 def list_schemas() -> list[str]:
@@ -40,29 +40,16 @@ def list_schemas() -> list[str]:
     )
 
 
-def _resource(schema_name: str) -> Traversable:
+def _bundled_name(schema_name: str) -> str:
+    """The schema's name in the bundled-schema store, after checking that it exists."""
     if not isinstance(schema_name, str) or schema_name not in list_schemas():
         raise SchemaNotFoundError(str(schema_name), list_schemas())
-    return _folder() / f"{schema_name}{SUFFIX}"
+    return f"{SPECS}/{schema_name}{SUFFIX}"
 
 
 def get_schema_path(schema_name: str) -> Path:
     """The absolute filesystem path of a schema file. Raises `SchemaNotFoundError`."""
-    return Path(str(_resource(schema_name))).resolve()
-
-
-@functools.cache
-def _parsed(schema_name: str) -> str:
-    """The schema's canonical JSON text, checked once; cached as an immutable string."""
-    resource = _resource(schema_name)
-    try:
-        document = json.loads(resource.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError) as error:
-        raise SchemaParseError(Path(str(resource)), error) from error
-    if not isinstance(document, dict):
-        cause = ValueError(f"top level is a {type(document).__name__}, not an object")
-        raise SchemaParseError(Path(str(resource)), cause)
-    return json.dumps(document)
+    return Path(str(schema_root() / _bundled_name(schema_name))).resolve()
 
 
 def load_schema(schema_name: str) -> dict[str, Any]:
@@ -70,16 +57,12 @@ def load_schema(schema_name: str) -> dict[str, Any]:
 
     Raises `SchemaNotFoundError` or `SchemaParseError`.
     """
-    document: dict[str, Any] = json.loads(_parsed(schema_name))
-    return document
+    return bundled.load_schema(_bundled_name(schema_name))
 
 
-@functools.cache
 def validator_for(schema_name: str) -> Draft202012Validator:
     """A Draft 2020-12 validator for the named schema, with `format` really checked."""
-    return Draft202012Validator(
-        load_schema(schema_name), format_checker=Draft202012Validator.FORMAT_CHECKER
-    )
+    return bundled.validator_for(_bundled_name(schema_name))
 
 
 def validate(data: Any, schema_name: str) -> bool:
