@@ -83,6 +83,7 @@ class Engine:
         load: Loader | None = None,
     ) -> None:
         self.hooks = Hooks()
+        self._watchers: list[ConfigWatcher] = []
         self._reloader = Reloader(config, load=load, hooks=self.hooks)
         self._router = Router(self._reloader.current)
         policies = self.snapshot.config.engine.policies
@@ -110,8 +111,11 @@ class Engine:
         return self._reloader.reload(force=force)
 
     def watcher(self, *, options: WatchOptions | None = None) -> ConfigWatcher:
-        """A watcher that hot-reloads this engine (`with` for a thread, `async with` for a task)."""
-        return ConfigWatcher(self._reloader, options=options or WatchOptions())
+        """A watcher that hot-reloads this engine (`with` for a thread, `async with` for a task).
+        `close()` stops the thread form of every watcher still running."""
+        watcher = ConfigWatcher(self._reloader, options=options or WatchOptions())
+        self._watchers.append(watcher)
+        return watcher
 
     def on(self, event: str, hook: Hook) -> None:
         """Call `hook(Event)` on `handoff_created`, `handoff_moved`, `config_reloaded` or
@@ -185,7 +189,9 @@ class Engine:
         if decision.target is not None and refusal is None:
             if session is not None:
                 returning = decision.target == session.previous_agent
-                session.record_hop(decision.target, record_id=record.record_id, returning=returning)
+                session.record_hop(
+                    decision.target, record_id=record.record_id, returning=returning, routed=True
+                )
             system_vars = self._system_vars(
                 router.snapshot, decision, session, text, tool_args, tool_result
             )
@@ -275,6 +281,10 @@ class Engine:
 
     # -- resources -------------------------------------------------------------------------
     def close(self) -> None:
+        """Stop the watcher threads this engine handed out, then close the store."""
+        for watcher in self._watchers:
+            watcher.stop()
+        self._watchers.clear()
         self.manager.store.close()
 
     def __enter__(self) -> Engine:

@@ -126,11 +126,19 @@ class Session:
             return (self._hops[0].source, *(hop.target for hop in self._hops))
 
     def record_hop(
-        self, target: str, *, record_id: str | None = None, returning: bool = False
+        self,
+        target: str,
+        *,
+        record_id: str | None = None,
+        returning: bool = False,
+        routed: bool = False,
     ) -> SessionHop:
         """The conversation moved from the active agent to `target`. A `returning` hop goes
-        back to the previous agent and takes it off the return stack instead of pushing."""
-        self._require_agent(target)
+        back to the previous agent and takes it off the return stack instead of pushing.
+        `routed`: the router already checked `target` on the snapshot that routed the hop (a
+        reload since then may have removed it; the hop still happened)."""
+        if not routed:
+            self._require_agent(target)
         with self._lock:
             hop = SessionHop(self._active, target, record_id)
             self._hops.append(hop)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -190,3 +191,22 @@ def test_usage_errors(engine: Engine) -> None:
         engine.handoff("no sender")
     with pytest.raises(UsageError):
         engine.session(active_agent="nobody")
+
+
+def test_close_stops_a_watcher_thread_the_caller_left_running(config_folder: Any) -> None:
+    engine = Engine(config_folder.path)
+    engine.watcher().start()
+    assert any(t.name == "handoff-config-watch" for t in threading.enumerate())
+    engine.close()
+    assert not any(t.name == "handoff-config-watch" for t in threading.enumerate())
+
+
+def test_a_routed_hop_is_kept_when_a_reload_removed_its_target_meanwhile(engine: Engine) -> None:
+    session = engine.session()
+    outcome = engine.handoff("my card was stolen", session=session)
+    assert outcome.target == "fraud_agent"
+    # the router checked the target on its snapshot; the session records the hop regardless
+    hop = session.record_hop("no_longer_declared", routed=True)
+    assert session.active_agent == "no_longer_declared" and hop.source == "fraud_agent"
+    with pytest.raises(UsageError, match="unknown agent"):
+        session.record_hop("still_unknown")
