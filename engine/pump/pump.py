@@ -180,7 +180,9 @@ class Pump:
         self._counters.delivered += 1
 
     async def _work(self, listener: Listener, queue: asyncio.Queue[Envelope], slot: int) -> None:
-        while True:
+        # The state check, not only cancellation, ends a worker: on Python 3.10,
+        # `asyncio.wait_for` can swallow a cancel that lands as the handler finishes.
+        while self._state != "stopped":
             env = await queue.get()
             self._active[slot] = env
             try:
