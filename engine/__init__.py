@@ -83,8 +83,8 @@ _EXPORTS: dict[str, str] = {
     "HandlerResponse": "engine.pump",
     "Pump": "engine.pump",
     "load_pump_config": "engine.pump.config",
-    # guard (seed 004)
-    "guard": "engine.guard",
+    # guard (seed 004); the decorator itself is `engine.guard.guard`: the name `guard` here
+    # is the subpackage, and a public name never shadows a submodule
     "parse_json": "engine.guard",
     "retry": "engine.guard",
     # errors
@@ -186,7 +186,6 @@ __all__ = [
     "check_payload",
     "export_capsule",
     "export_run",
-    "guard",
     "handoff_tools",
     "load_config",
     "load_document",
@@ -244,7 +243,7 @@ if TYPE_CHECKING:  # static view of the lazy names, for type checkers and editor
         UsageError,
         VersionConflict,
     )
-    from engine.guard import guard, parse_json, retry
+    from engine.guard import parse_json, retry
     from engine.issues import Issue, Severity
     from engine.lifecycle import (
         FailureReason,
