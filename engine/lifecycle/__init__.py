@@ -21,6 +21,7 @@ _EXPORTS: dict[str, str] = {
     "HandoffStatus": "engine.lifecycle.models",
     "Move": "engine.lifecycle.models",
     "MoveOrder": "engine.lifecycle.moves",
+    "SteadyClock": "engine.lifecycle.clock",
     "Sweeper": "engine.lifecycle.sweeper",
     "Trigger": "engine.lifecycle.table",
     "mermaid": "engine.lifecycle.table",
@@ -37,6 +38,7 @@ __all__ = [
     "HandoffStatus",
     "Move",
     "MoveOrder",
+    "SteadyClock",
     "Sweeper",
     "Trigger",
     "mermaid",
@@ -57,6 +59,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
+    from engine.lifecycle.clock import SteadyClock
     from engine.lifecycle.manager import Clock, HandoffManager
     from engine.lifecycle.models import (
         FailureReason,

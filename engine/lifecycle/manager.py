@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any, cast
 
 from engine.errors import IllegalTransition, UsageError, VersionConflict
+from engine.lifecycle.clock import SteadyClock
 from engine.lifecycle.models import (
     HandoffRecord,
     HandoffRequest,
@@ -20,7 +21,6 @@ from engine.lifecycle.models import (
     as_utc,
     build_record,
     new_move,
-    utc_now,
 )
 from engine.lifecycle.moves import MoveOrder, moved, overdue_reason
 from engine.lifecycle.table import CREATE, Trigger
@@ -29,7 +29,7 @@ from engine.stores.memory import MemoryStore
 from engine.stores.transfer import parse_records
 
 Clock = Callable[[], datetime]
-"""Returns the current time (default `utc_now`); a naive time is read as UTC."""
+"""Returns the current time (default: a `SteadyClock`); a naive time is read as UTC."""
 
 DEFAULT_PENDING_TIMEOUT_S = 30.0
 # Hot-path constants: on Python 3.11 enum member lookups on the class go through a descriptor.
@@ -38,11 +38,17 @@ _PENDING = HandoffStatus.pending
 _LOCK_STRIPES = 64
 
 
+def _utc_clock(clock: Clock) -> Clock:
+    return lambda: as_utc(clock())
+
+
 class HandoffManager:
     """Creates handoff records and drives them through the lifecycle (seed 000 API).
 
     `HandoffManager()` keeps records in memory like the seed. Keyword options: `store` (e.g. a
-    `SQLiteStore` shared with other processes), `clock`, `pending_timeout_s` (expiry of
+    `SQLiteStore` shared with other processes), `clock` (default a `SteadyClock`: wall-clock
+    time that never runs backwards; a record's move times never decrease even on an injected
+    clock that does), `pending_timeout_s` (expiry of
     pending records), `config_version` and `actor` (written into records and history),
     `retries` (how often a move is re-planned on a `VersionConflict` before it is raised).
     Moves of one record serialize (lock stripes in-process, record versions across processes).
@@ -52,7 +58,7 @@ class HandoffManager:
         self,
         *,
         store: Store | None = None,
-        clock: Clock = utc_now,
+        clock: Clock | None = None,
         pending_timeout_s: float = DEFAULT_PENDING_TIMEOUT_S,
         config_version: str | None = None,
         actor: str = "",
@@ -63,7 +69,7 @@ class HandoffManager:
         if retries < 0:
             raise UsageError(f"retries must be >= 0, got {retries}")
         self.store: Store = MemoryStore() if store is None else store
-        self.clock: Clock = clock if clock is utc_now else (lambda: as_utc(clock()))
+        self.clock: Clock = SteadyClock() if clock is None else _utc_clock(clock)
         self.pending_timeout = timedelta(seconds=pending_timeout_s)
         self.config_version = config_version
         self.actor = actor
