@@ -90,6 +90,7 @@ _EXPORTS: dict[str, str] = {
     # errors
     "ConfigError": "engine.errors",
     "EngineError": "engine.errors",
+    "HandoffExpired": "engine.errors",
     "HandoffViolation": "engine.errors",
     "IllegalTransition": "engine.errors",
     "LifecycleError": "engine.errors",
@@ -127,6 +128,7 @@ __all__ = [
     "HandlerMetadata",
     "HandlerResponse",
     "HandoffContext",
+    "HandoffExpired",
     "HandoffManager",
     "HandoffOutcome",
     "HandoffProvider",
@@ -227,6 +229,7 @@ if TYPE_CHECKING:  # static view of the lazy names, for type checkers and editor
     from engine.errors import (
         ConfigError,
         EngineError,
+        HandoffExpired,
         HandoffViolation,
         IllegalTransition,
         LifecycleError,

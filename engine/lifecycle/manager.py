@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-from engine.errors import IllegalTransition, UsageError, VersionConflict
+from engine.errors import HandoffExpired, IllegalTransition, UsageError, VersionConflict
 from engine.lifecycle.clock import SteadyClock
 from engine.lifecycle.models import (
     HandoffRecord,
@@ -40,6 +40,13 @@ _LOCK_STRIPES = 64
 
 def _utc_clock(clock: Clock) -> Clock:
     return lambda: as_utc(clock())
+
+
+def _expired_error(record: HandoffRecord, trigger: Trigger) -> HandoffExpired:
+    failure = record.failure.value if record.failure is not None else "timeout"
+    return HandoffExpired(
+        record.record_id, trigger.value, failure, record.history[-1].reason, record
+    )
 
 
 class HandoffManager:
@@ -169,18 +176,31 @@ class HandoffManager:
         result: dict[str, Any] | None = None,
         actor: str | None = None,
     ) -> HandoffRecord:
-        """Apply any trigger of the table (the named methods all come here)."""
+        """Apply any trigger of the table (the named methods all come here). A record that is
+        overdue (see `expire_overdue`) is expired first, and the move raises `HandoffExpired`."""
         if not isinstance(trigger, Trigger):
             trigger = Trigger(trigger)
         order = MoveOrder(record_id, trigger, reason, result, self._actor(actor))
-        record = self._apply(record_id, lambda current: moved(current, order, self._context()))
-        return cast(HandoffRecord, record)  # a plan from `moved` never returns None
+        expired: list[HandoffRecord] = []
+
+        def plan(current: HandoffRecord) -> HandoffRecord:
+            now, timeout = self._context()
+            gone = None if trigger is _EXPIRE else self._expired(current, now)
+            if gone is not None:
+                expired.append(gone)
+                return gone
+            return moved(current, order, (now, timeout))
+
+        record = cast(HandoffRecord, self._apply(record_id, plan))  # plans never return None
+        if expired and record is expired[-1]:
+            raise _expired_error(record, trigger)
+        return record
 
     def move_many(self, orders: Sequence[MoveOrder]) -> list[HandoffRecord]:
         """Several moves written in one atomic commit, returned only once durable: all are
         applied or none. An illegal one raises `IllegalTransition` before anything is written;
-        if another writer moved one of the records meanwhile, `VersionConflict` (not retried).
-        """
+        an overdue record is expired (on its own) and raises `HandoffExpired`, the batch is not
+        applied; if another writer moved one of the records meanwhile, `VersionConflict`."""
         context = self._context()
         latest: dict[str, HandoffRecord] = {}
         changes: list[tuple[HandoffRecord, int]] = []
@@ -188,6 +208,9 @@ class HandoffManager:
             if not isinstance(order.trigger, Trigger):
                 order = order._replace(trigger=Trigger(order.trigger))
             current = latest.get(order.record_id) or self.store.get(order.record_id)
+            if order.trigger is not _EXPIRE and self._expired(current, context[0]) is not None:
+                gone = self._apply(current.record_id, lambda c: self._expired(c, context[0]))
+                raise _expired_error(gone or self.store.get(current.record_id), order.trigger)
             new = moved(current, order, context)
             changes.append((new, current.version))
             latest[order.record_id] = new

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.config.snapshot import Snapshot
-from engine.errors import UsageError
-from engine.lifecycle import HandoffManager, HandoffRecord, HandoffRequest
+from engine.errors import HandoffExpired, UsageError
+from engine.lifecycle import HandoffManager, HandoffRecord, HandoffRequest, Sweeper, Trigger
 from engine.routing import Layer, Reason, RouteDecision, Router, RouteRequest
 from engine.runtime.context import build_handoff_system_vars
 from engine.runtime.hooks import Event, Hook, Hooks
@@ -21,6 +21,9 @@ from engine.runtime.reload import Loader, Reloader, ReloadResult
 from engine.runtime.session import Session
 from engine.runtime.watch import ConfigWatcher, WatchOptions
 from engine.stores import MemoryStore, SQLiteStore, Store
+
+DEFAULT_SWEEP_INTERVAL_S = 1.0
+"""How often an Engine's sweeper expires overdue handoffs, in seconds."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +74,9 @@ class Engine:
 
     `Engine("configs/banking", store="handoffs.sqlite")` loads the config (raising
     `ConfigError` if it is invalid) and opens a SQLite store; without `store` records are kept
-    in memory. Use it as a context manager, or call `close()`.
+    in memory. Overdue handoffs are expired by a `Sweeper` thread every `sweep_interval_s`
+    seconds (None: no sweeper; a move on an overdue record still expires it first). Use it as
+    a context manager, or call `close()`.
     """
 
     def __init__(
@@ -81,7 +86,10 @@ class Engine:
         store: Store | str | Path | None = None,
         actor: str = "engine",
         load: Loader | None = None,
+        sweep_interval_s: float | None = DEFAULT_SWEEP_INTERVAL_S,
     ) -> None:
+        if sweep_interval_s is not None and not sweep_interval_s > 0:
+            raise UsageError(f"sweep interval must be > 0 or None, got {sweep_interval_s!r}")
         self.hooks = Hooks()
         self._watchers: list[ConfigWatcher] = []
         self._reloader = Reloader(config, load=load, hooks=self.hooks)
@@ -91,6 +99,11 @@ class Engine:
             store=_open_store(store), pending_timeout_s=policies.pending_timeout_s, actor=actor
         )
         self.hooks.add("config_reloaded", self._on_reload)
+        self.sweeper: Sweeper | None = None
+        if sweep_interval_s is not None:
+            self.sweeper = Sweeper(
+                self.manager, interval_s=sweep_interval_s, on_expired=self._moved
+            ).start()
 
     # -- config ----------------------------------------------------------------------------
     @property
@@ -255,25 +268,43 @@ class Engine:
         return system_vars
 
     # -- lifecycle moves (the manager's, plus events) ---------------------------------------
+    # A move on an overdue record expires it first: the expiry is emitted, HandoffExpired raised.
     def accept(self, record_id: str, *, actor: str | None = None) -> HandoffRecord:
-        return self._moved(self.manager.accept(record_id, actor=actor))
+        return self._move(record_id, Trigger.accept, actor=actor)
 
     def start(self, record_id: str, *, actor: str | None = None) -> HandoffRecord:
-        return self._moved(self.manager.start(record_id, actor=actor))
+        return self._move(record_id, Trigger.start, actor=actor)
 
     def complete(
         self, record_id: str, result: Mapping[str, Any], *, actor: str | None = None
     ) -> HandoffRecord:
-        return self._moved(self.manager.complete(record_id, dict(result), actor=actor))
+        return self._move(record_id, Trigger.complete, result=dict(result), actor=actor)
 
     def reject(self, record_id: str, reason: str, *, actor: str | None = None) -> HandoffRecord:
-        return self._moved(self.manager.reject(record_id, reason, actor=actor))
+        return self._move(record_id, Trigger.reject, reason=reason, actor=actor)
 
     def fail(self, record_id: str, reason: str, *, actor: str | None = None) -> HandoffRecord:
-        return self._moved(self.manager.fail(record_id, reason, actor=actor))
+        return self._move(record_id, Trigger.fail, reason=reason, actor=actor)
 
     def cancel(self, record_id: str, reason: str, *, actor: str | None = None) -> HandoffRecord:
-        return self._moved(self.manager.cancel(record_id, reason, actor=actor))
+        return self._move(record_id, Trigger.cancel, reason=reason or "Cancelled.", actor=actor)
+
+    def _move(
+        self,
+        record_id: str,
+        trigger: Trigger,
+        *,
+        reason: str = "",
+        result: dict[str, Any] | None = None,
+        actor: str | None = None,
+    ) -> HandoffRecord:
+        try:
+            record = self.manager.move(record_id, trigger, reason=reason, result=result,
+                                       actor=actor)
+        except HandoffExpired as expired:
+            self._moved(expired.record)
+            raise
+        return self._moved(record)
 
     def _moved(self, record: HandoffRecord) -> HandoffRecord:
         self.hooks.emit(Event("handoff_moved", {"record": record}))
@@ -281,7 +312,10 @@ class Engine:
 
     # -- resources -------------------------------------------------------------------------
     def close(self) -> None:
-        """Stop the watcher threads this engine handed out, then close the store."""
+        """Stop the sweeper and the watcher threads this engine handed out, then close the
+        store. Waits at most for one sweep in progress."""
+        if self.sweeper is not None:
+            self.sweeper.stop()
         for watcher in self._watchers:
             watcher.stop()
         self._watchers.clear()
