@@ -24,6 +24,7 @@ from engine.lifecycle.models import (
 )
 from engine.lifecycle.moves import MoveOrder, moved, overdue_reason
 from engine.lifecycle.table import CREATE, Trigger
+from engine.redaction import DEFAULT_REDACTOR, Redactor
 from engine.stores.base import RecordQuery, Store
 from engine.stores.memory import MemoryStore
 from engine.stores.transfer import parse_records
@@ -57,7 +58,9 @@ class HandoffManager:
     time that never runs backwards; a record's move times never decrease even on an injected
     clock that does), `pending_timeout_s` (expiry of
     pending records), `config_version` and `actor` (written into records and history),
-    `retries` (how often a move is re-planned on a `VersionConflict` before it is raised).
+    `retries` (how often a move is re-planned on a `VersionConflict` before it is raised),
+    `redactor` (default `DEFAULT_REDACTOR`: values of secret-looking keys in a request's
+    context, a result or an import are replaced before anything is stored or exported).
     Moves of one record serialize (lock stripes in-process, record versions across processes).
     """
 
@@ -70,6 +73,7 @@ class HandoffManager:
         config_version: str | None = None,
         actor: str = "",
         retries: int = 3,
+        redactor: Redactor = DEFAULT_REDACTOR,
     ) -> None:
         if pending_timeout_s <= 0:
             raise UsageError(f"pending_timeout_s must be > 0, got {pending_timeout_s}")
@@ -81,6 +85,7 @@ class HandoffManager:
         self.config_version = config_version
         self.actor = actor
         self.retries = retries
+        self.redactor = redactor
         self._locks = tuple(threading.Lock() for _ in range(_LOCK_STRIPES))
 
     # -- seed 000 API --------------------------------------------------------------------
@@ -95,6 +100,9 @@ class HandoffManager:
         """A new `pending` record with a UUID4 id, stored before it is returned."""
         if not isinstance(request, HandoffRequest):
             raise UsageError(f"create_handoff needs a HandoffRequest, got {type(request)!r}")
+        context = self.redactor.redact(request.context)
+        if context is not request.context:
+            request = request.model_copy(update={"context": context})
         now = self.clock()
         entry = new_move(None, _PENDING, CREATE, now, "", self._actor(actor))
         record = build_record(
@@ -147,13 +155,14 @@ class HandoffManager:
 
     def export(self) -> list[dict[str, Any]]:
         """Every record as a JSON-compatible dict, oldest first."""
-        return [record.model_dump(mode="json") for record in self.store.query()]
+        redact = self.redactor.record
+        return [redact(record).model_dump(mode="json") for record in self.store.query()]
 
     def import_records(self, data: Sequence[Any]) -> None:
         """Add (or overwrite by id) records from `export()` output. All or nothing: an invalid
         item raises `RecordImportError` (a ValueError) naming its index, and nothing is added;
         data that is not a list at all raises `UsageError` (also a ValueError)."""
-        self.store.put_many(parse_records(data))
+        self.store.put_many(map(self.redactor.record, parse_records(data)))
 
     # -- additions -----------------------------------------------------------------------
 
@@ -180,6 +189,8 @@ class HandoffManager:
         overdue (see `expire_overdue`) is expired first, and the move raises `HandoffExpired`."""
         if not isinstance(trigger, Trigger):
             trigger = Trigger(trigger)
+        if result is not None:
+            result = self.redactor.redact(result)
         order = MoveOrder(record_id, trigger, reason, result, self._actor(actor))
         expired: list[HandoffRecord] = []
 
@@ -207,6 +218,8 @@ class HandoffManager:
         for order in orders:
             if not isinstance(order.trigger, Trigger):
                 order = order._replace(trigger=Trigger(order.trigger))
+            if order.result is not None:
+                order = order._replace(result=self.redactor.redact(order.result))
             current = latest.get(order.record_id) or self.store.get(order.record_id)
             if order.trigger is not _EXPIRE and self._expired(current, context[0]) is not None:
                 gone = self._apply(current.record_id, lambda c: self._expired(c, context[0]))
