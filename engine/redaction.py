@@ -30,6 +30,7 @@ PATTERN = re.compile(r"\*?[a-z0-9_.]+\*?")
 """A key pattern once normalized: a literal with an optional `*` at the start and/or end."""
 
 _MAX_DEPTH = 200  # deeper data is hidden whole rather than walked
+_SCALARS = frozenset({str, int, float, bool, type(None)})
 _CACHE_SIZE = 4096
 T = TypeVar("T")
 
@@ -81,16 +82,22 @@ class Redactor:
         return self._walk(data, 0)  # type: ignore[no-any-return]
 
     def _walk(self, value: Any, depth: int) -> Any:
+        """`value` with secrets hidden; copies only the containers that change."""
         if isinstance(value, Mapping):
             if depth > _MAX_DEPTH:
                 return REDACTED
-            changed, out = False, {}
+            out: dict[Any, Any] | None = None
             for key, item in value.items():
-                new = REDACTED if isinstance(key, str) and self.matches(key) else (
-                    self._walk(item, depth + 1))
-                changed = changed or new is not item
-                out[key] = new
-            return out if changed else value
+                if isinstance(key, str) and self.matches(key):
+                    new: Any = REDACTED
+                elif type(item) in _SCALARS:
+                    continue
+                else:
+                    new = self._walk(item, depth + 1)
+                if new is not item:
+                    out = dict(value) if out is None else out
+                    out[key] = new
+            return value if out is None else out
         if isinstance(value, (list, tuple)):
             if depth > _MAX_DEPTH:
                 return REDACTED

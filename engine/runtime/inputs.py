@@ -24,7 +24,8 @@ NAME_MAX_CHARS = 256
 """Longest sender, tool, target or actor name accepted."""
 
 Note = Callable[[str, str], None]
-"""Records a problem: (path of the field, what is wrong)."""
+"""Records a problem: (where, e.g. `context.a[2]`, and what is wrong)."""
+Path = tuple[str | int, ...]
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _INT_BOUND = 2**63
 
@@ -67,19 +68,22 @@ def clean_input(limits: InputLimits, **raw: Any) -> tuple[HandoffInput, InputRef
     problem (None when the input was fine, and then the cleaned copy equals it)."""
     problems: list[InputRefusal] = []
 
-    def note(field: str, detail: str) -> None:
-        problems.append(InputRefusal(field.split(".")[0].split("[")[0], f"{field}: {detail}"))
+    def note(where: str, detail: str) -> None:
+        field = where.split(".", 1)[0].split("[", 1)[0]
+        problems.append(InputRefusal(field, f"{where}: {detail}"))
 
-    text = _text(raw.get("text"), limits.max_text_chars, note)
-    names = {name: _name(name, raw.get(name), note) for name in ("tool", "target", "actor")}
-    sender = _name("sender", raw.get("sender"), note) or ""
-    data = {name: _data(name, raw.get(name), limits, note)
-            for name in ("context", "tool_args", "tool_result")}
+    get = raw.get
     cleaned = HandoffInput(
-        sender=sender, text=text, tool=names["tool"], target=names["target"],
-        context=data["context"] or {}, priority=_priority(raw.get("priority"), note),
-        deadline=_deadline(raw.get("deadline"), note), tool_args=data["tool_args"],
-        tool_result=data["tool_result"], actor=names["actor"],
+        sender=_name("sender", get("sender"), note) or "",
+        text=_text(get("text"), limits.max_text_chars, note),
+        tool=_name("tool", get("tool"), note),
+        target=_name("target", get("target"), note),
+        context=_data("context", get("context"), limits, note) or {},
+        priority=_priority(get("priority"), note),
+        deadline=_deadline(get("deadline"), note),
+        tool_args=_data("tool_args", get("tool_args"), limits, note),
+        tool_result=_data("tool_result", get("tool_result"), limits, note),
+        actor=_name("actor", get("actor"), note),
     )
     return cleaned, (problems[0] if problems else None)
 
@@ -90,16 +94,16 @@ def _text(value: Any, limit: int, note: Note) -> str:
     if not isinstance(value, str):
         note("text", f"expected a string, got {type(value).__name__}")
         return ""
-    return _string(value, "text", limit, note)
+    return _string(str.__str__(value), "text", limit, note)
 
 
-def _string(value: str, field: str, limit: int, note: Note) -> str:
+def _string(value: str, where: str, limit: int, note: Note) -> str:
     """`value` cut at `limit` characters and with lone surrogates replaced by U+FFFD."""
     if len(value) > limit:
-        note(field, f"longer than {limit} characters")
+        note(where, f"longer than {limit} characters")
         value = f"{value[:limit]}... [cut: {len(value)} characters]"
     if not value.isascii() and _SURROGATE.search(value):
-        note(field, "holds a lone surrogate (not valid Unicode text)")
+        note(where, "holds a lone surrogate (not valid Unicode text)")
         value = _SURROGATE.sub("\ufffd", value)
     return value
 
@@ -110,13 +114,13 @@ def _name(field: str, value: Any, note: Note) -> str | None:
     if not isinstance(value, str):
         note(field, f"expected a string, got {type(value).__name__}")
         return repr(value)[:NAME_MAX_CHARS]
-    return _string(value, field, NAME_MAX_CHARS, note)
+    return _string(str.__str__(value), field, NAME_MAX_CHARS, note)
 
 
 def _priority(value: Any, note: Note) -> int:
     if value is None:
         return 5
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10:
+    if type(value) is not int or not 1 <= value <= 10:
         note("priority", f"expected an integer from 1 to 10, got {_short(value)}")
         return 5
     return value
@@ -135,13 +139,11 @@ def _data(field: str, value: Any, limits: InputLimits, note: Note) -> dict[str, 
     if not isinstance(value, Mapping):
         note(field, f"expected a mapping, got {type(value).__name__}")
         return {}
-    walk = _Walk(limits, note)
     try:
-        cleaned = walk.mapping(value, field, 1)
+        return _Walk(limits, note).mapping(value, (field,), 1)
     except Exception as error:  # a hostile Mapping whose methods raise
         note(field, f"could not be read ({type(error).__name__})")
         return {}
-    return cleaned if isinstance(cleaned, dict) else {}
 
 
 def _short(value: Any) -> str:
@@ -149,76 +151,110 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def _where(path: Path) -> str:
+    text = str(path[0])
+    for part in path[1:]:
+        text += f"[{part}]" if isinstance(part, int) else f".{part[:40]}"
+    return text
+
+
 class _Walk:
-    """One walk over caller data: a JSON-safe copy within the depth and size caps."""
+    """One walk over caller data: a JSON-safe copy within the depth and size caps. Exact
+    built-in types take the fast paths; subclasses are read through their base type."""
 
     def __init__(self, limits: InputLimits, note: Note) -> None:
-        self.limits = limits
+        self.max_depth = limits.max_depth
+        self.max_chars = limits.max_data_chars
         self.budget = limits.max_data_chars
         self.note = note
 
-    def value(self, value: Any, path: str, depth: int) -> Any:
-        if value is None or isinstance(value, bool):
-            self.budget -= 1
-            return value
-        if isinstance(value, str):
+    def problem(self, path: Path, detail: str) -> None:
+        self.note(_where(path), detail)
+
+    def value(self, value: Any, path: Path, depth: int) -> Any:
+        kind = type(value)
+        if kind is str:
             return self.string(value, path)
-        if isinstance(value, int):
-            return self.integer(value, path)
-        if isinstance(value, float):
-            self.budget -= 1
+        if kind is dict or kind is list or kind is tuple:
+            return self.container(value, path, depth + 1)
+        self.budget -= 1
+        if value is None or kind is bool:
+            return value
+        if kind is int:
+            if -_INT_BOUND <= value < _INT_BOUND:
+                return value
+            self.problem(path, "integer outside 64 bits")
+            return "[removed: integer outside 64 bits]"
+        if kind is float:
             if math.isfinite(value):
                 return value
-            self.note(path, f"{value} is not a finite number")
+            self.problem(path, f"{value} is not a finite number")
             return None
+        return self.subclass(value, path, depth)
+
+    def subclass(self, value: Any, path: Path, depth: int) -> Any:
+        """Instances of subclasses (str enums, OrderedDict, ...), or what is not JSON data."""
+        self.budget += 1  # charged again by the path it takes
+        if isinstance(value, str):
+            return self.string(str.__str__(value), path)
+        if isinstance(value, bool):
+            return self.value(bool(value), path, depth)
+        if isinstance(value, int):
+            return self.value(int.__int__(value), path, depth)
+        if isinstance(value, float):
+            return self.value(float.__float__(value), path, depth)
         if isinstance(value, (Mapping, list, tuple)):
             return self.container(value, path, depth + 1)
-        self.note(path, f"{type(value).__name__} is not JSON data")
+        self.budget -= 1
+        self.problem(path, f"{type(value).__name__} is not JSON data")
         return f"[removed: {type(value).__name__}]"
 
-    def integer(self, value: int, path: str) -> int | str:
-        self.budget -= 1
-        if -_INT_BOUND <= value < _INT_BOUND:
-            return value
-        self.note(path, "integer outside 64 bits")
-        return "[removed: integer outside 64 bits]"
+    def string(self, value: str, path: Path) -> str:
+        size = len(value)
+        if size > self.budget:
+            self.problem(path, f"larger than {self.max_chars} characters in all")
+            value = f"{value[:max(self.budget, 0)]}... [cut: {size} characters]"
+            size = self.budget
+        self.budget -= size
+        if not value.isascii() and _SURROGATE.search(value):
+            self.problem(path, "holds a lone surrogate (not valid Unicode text)")
+            value = _SURROGATE.sub("\ufffd", value)
+        return value
 
-    def string(self, value: str, path: str) -> str:
-        limit = max(self.budget, 0)
-        if len(value) > limit:
-            self.note(path, f"larger than {self.limits.max_data_chars} characters in all")
-            value = f"{value[:limit]}... [cut: {len(value)} characters]"
-            self.budget = 0
-        else:
-            self.budget -= len(value)
-        return _string(value, path, len(value), self.note)
-
-    def container(self, value: Any, path: str, depth: int) -> Any:
+    def container(self, value: Any, path: Path, depth: int) -> Any:
         self.budget -= 1
-        if depth > self.limits.max_depth:
-            self.note(path, f"nested deeper than {self.limits.max_depth} levels")
-            return f"[cut: nested deeper than {self.limits.max_depth} levels]"
+        if depth > self.max_depth:
+            self.problem(path, f"nested deeper than {self.max_depth} levels")
+            return f"[cut: nested deeper than {self.max_depth} levels]"
         if isinstance(value, Mapping):
             return self.mapping(value, path, depth)
         out: list[Any] = []
-        for index, item in enumerate(value):
+        for item in value:
             if self.budget <= 0:
-                self.note(path, f"larger than {self.limits.max_data_chars} characters in all")
-                out.append(f"[cut: {len(value) - index} more items]")
+                self.problem(path, f"larger than {self.max_chars} characters in all")
+                out.append(f"[cut: {len(value) - len(out)} more items]")
                 break
-            out.append(self.value(item, f"{path}[{index}]", depth))
+            out.append(self.value(item, (*path, len(out)), depth))
         return out
 
-    def mapping(self, value: Mapping[Any, Any], path: str, depth: int) -> dict[str, Any]:
+    def mapping(self, value: Mapping[Any, Any], path: Path, depth: int) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for index, (key, item) in enumerate(value.items()):
+        for key, item in value.items():
             if self.budget <= 0:
-                self.note(path, f"larger than {self.limits.max_data_chars} characters in all")
-                out["[cut]"] = f"{len(value) - index} more entries"
+                self.problem(path, f"larger than {self.max_chars} characters in all")
+                out["[cut]"] = f"{len(value) - len(out)} more entries"
                 break
-            if not isinstance(key, str):
-                self.note(path, f"key {_short(key)} is not a string")
-                key = repr(key)
+            if type(key) is not str:
+                if not isinstance(key, str):
+                    self.problem(path, f"key {_short(key)} is not a string")
+                    key = repr(key)
+                key = str.__str__(key)
             name = self.string(key, path)
-            out[name] = self.value(item, f"{path}.{name[:40]}", depth)
+            kind = type(item)
+            if kind is bool or item is None or (kind is str and item.isascii()
+                                                and len(item) < self.budget):
+                self.budget -= 1 if kind is not str else len(item)  # the common cases, inline
+                out[name] = item
+            else:
+                out[name] = self.value(item, (*path, name), depth)
         return out
