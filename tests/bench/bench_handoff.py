@@ -79,7 +79,7 @@ def main() -> None:
     print(f"voice turn, baseline (no checks, no redaction): {b:8.1f} us/call (median of "
           f"{args.rounds} rounds x {args.calls})")
     print(f"voice turn, input checks + redaction:           {n:8.1f} us/call  x{n / b:.2f} "
-          f"of baseline (+{n - b:.1f} us)")
+          f"of baseline ({n - b:+.1f} us)")
     print(f"12 MB text, baseline (routed and stored whole): {huge_before / 1000:8.1f} ms/call")
     print(f"12 MB text, refused at the cap:                 {huge / 1000:8.1f} ms/call  "
           f"x{huge / huge_before:.4f} of baseline")
