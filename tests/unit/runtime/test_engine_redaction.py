@@ -117,3 +117,18 @@ def test_unsafe_patterns_in_engine_yaml_fail_the_check(tmp_path: Path, pattern: 
     done = subprocess.run([sys.executable, "-m", "engine", "check", str(folder)],
                           capture_output=True, text=True)
     assert done.returncode == 1 and "redact" in done.stdout, done.stdout + done.stderr
+
+
+def test_a_reload_applies_the_new_policy_to_the_next_write(tmp_path: Path) -> None:
+    folder = with_pin_schema(tmp_path)
+    with Engine(folder, sweep_interval_s=None) as engine:
+        before = engine.handoff("hi", sender="concierge", context={"customer_id": "C-1"})
+        assert before.record.request.context == {"customer_id": "C-1"}
+        root = folder / "engine.yaml"
+        root.write_text(root.read_text(encoding="utf-8") + "redact:\n  keys: [customer_id]\n",
+                        encoding="utf-8")
+        assert engine.reload().outcome == "applied"
+        after = engine.handoff("hi", sender="concierge", context={"customer_id": "C-1"})
+        assert after.record.request.context == {"customer_id": REDACTED}
+        assert engine.manager.get(before.record.record_id).request.context == {
+            "customer_id": "C-1"}  # records are not rewritten; the policy applies to writes
