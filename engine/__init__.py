@@ -83,13 +83,14 @@ _EXPORTS: dict[str, str] = {
     "HandlerResponse": "engine.pump",
     "Pump": "engine.pump",
     "load_pump_config": "engine.pump.config",
-    # guard (seed 004)
-    "guard": "engine.guard",
+    # guard (seed 004); the decorator itself is `engine.guard.guard`: the name `guard` here
+    # is the subpackage, and a public name never shadows a submodule
     "parse_json": "engine.guard",
     "retry": "engine.guard",
     # errors
     "ConfigError": "engine.errors",
     "EngineError": "engine.errors",
+    "HandoffExpired": "engine.errors",
     "HandoffViolation": "engine.errors",
     "IllegalTransition": "engine.errors",
     "LifecycleError": "engine.errors",
@@ -127,6 +128,7 @@ __all__ = [
     "HandlerMetadata",
     "HandlerResponse",
     "HandoffContext",
+    "HandoffExpired",
     "HandoffManager",
     "HandoffOutcome",
     "HandoffProvider",
@@ -186,7 +188,6 @@ __all__ = [
     "check_payload",
     "export_capsule",
     "export_run",
-    "guard",
     "handoff_tools",
     "load_config",
     "load_document",
@@ -228,6 +229,7 @@ if TYPE_CHECKING:  # static view of the lazy names, for type checkers and editor
     from engine.errors import (
         ConfigError,
         EngineError,
+        HandoffExpired,
         HandoffViolation,
         IllegalTransition,
         LifecycleError,
@@ -244,7 +246,7 @@ if TYPE_CHECKING:  # static view of the lazy names, for type checkers and editor
         UsageError,
         VersionConflict,
     )
-    from engine.guard import guard, parse_json, retry
+    from engine.guard import parse_json, retry
     from engine.issues import Issue, Severity
     from engine.lifecycle import (
         FailureReason,

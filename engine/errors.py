@@ -10,6 +10,7 @@ wrong; a *routing* or *lifecycle* error means the runtime state forbids the requ
     ├── RoutingError(reason, detail)            a handoff the router or its policy refuses
     ├── LifecycleError
     │   ├── IllegalTransition(record_id, state, trigger)   also a ValueError (seed parity)
+    │   │   └── HandoffExpired(record_id, trigger, failure, detail, record)  overdue: expired first
     │   ├── RecordNotFound(record_id)                      also a KeyError (seed parity)
     │   ├── VersionConflict(record_id, expected, actual)   a concurrent writer moved first
     │   └── RecordImportError(index, detail)               also a ValueError
@@ -79,6 +80,24 @@ class IllegalTransition(LifecycleError, ValueError):
         self.state = state
         self.trigger = trigger
         super().__init__(f"handoff {record_id}: cannot {trigger} in state {state!r}")
+
+
+class HandoffExpired(IllegalTransition):
+    """A move was asked of an overdue record: it was expired first (now `failed`, failure
+    `timeout` or `deadline`, audited), so the move cannot happen. `record` is the expired copy."""
+
+    def __init__(
+        self, record_id: str, trigger: str, failure: str, detail: str, record: Any = None
+    ) -> None:
+        self.record_id = record_id
+        self.state = "failed"
+        self.trigger = trigger
+        self.failure = failure
+        self.detail = detail
+        self.record = record
+        LifecycleError.__init__(
+            self, f"handoff {record_id}: cannot {trigger}: it expired ({failure}: {detail})"
+        )
 
 
 class RecordNotFound(LifecycleError, KeyError):

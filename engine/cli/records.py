@@ -1,7 +1,8 @@
 """`handoff records list|show|history|export|import --store FILE`: the audit trail for operators.
 
 Reads and writes a SQLite store through `SQLiteStore` only; it never moves records through the
-lifecycle. Results go to stdout as text or JSON.
+lifecycle. Results go to stdout as text or JSON. Every record shown, exported or imported
+passes the default redaction policy first (a store written without one never leaks here).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 
 from engine.errors import UsageError
 from engine.lifecycle.models import HandoffRecord, HandoffStatus
+from engine.redaction import DEFAULT_REDACTOR
 from engine.stores.base import RecordQuery
 from engine.stores.sqlite import SQLiteStore
 from engine.stores.transfer import FORMATS, dump, iter_records, load
@@ -66,23 +68,25 @@ def execute(args: argparse.Namespace) -> int:
                 limit=args.limit,
                 offset=args.offset,
             )
-            print(_render_list(store.query(query), store.count(query), args.format))
+            records = [_redact(record) for record in store.query(query)]
+            print(_render_list(records, store.count(query), args.format))
         elif args.action == "show":
-            print(_render_record(store.get(args.record_id), args.format))
+            print(_render_record(_redact(store.get(args.record_id)), args.format))
         elif args.action == "history":
-            print(_render_history(store.get(args.record_id), args.format))
+            print(_render_history(_redact(store.get(args.record_id)), args.format))
         else:
             return _export(store, args)
     return EXIT_OK
 
 
 def _export(store: SQLiteStore, args: argparse.Namespace) -> int:
+    records = map(_redact, iter_records(store))
     if args.output is None:
-        dump(iter_records(store), sys.stdout, fmt=args.format)
+        dump(records, sys.stdout, fmt=args.format)
         return EXIT_OK
     try:
         with args.output.open("w", encoding="utf-8") as out:
-            count = dump(iter_records(store), out, fmt=args.format)
+            count = dump(records, out, fmt=args.format)
     except OSError as error:
         raise UsageError(f"cannot write {args.output}: {error.strerror or error}") from error
     print(f"exported {count} record(s) to {args.output}", file=sys.stderr)
@@ -94,11 +98,14 @@ def _import(args: argparse.Namespace) -> int:
         text = args.source.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise UsageError(f"cannot read {args.source}: {error}") from error
-    records = load(text, fmt=args.format)
+    records = [_redact(record) for record in load(text, fmt=args.format)]
     with SQLiteStore(args.store) as store:
         count = store.put_many(records)
     print(f"imported {count} record(s) into {args.store}")
     return EXIT_OK
+
+
+_redact = DEFAULT_REDACTOR.record
 
 
 def _moment(text: str) -> datetime:

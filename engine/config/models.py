@@ -153,6 +153,21 @@ class RoutingSpec(Frozen):
     source: SourceRef | None = None
 
 
+class InputLimits(Frozen):
+    """Caps on what a caller passes to `Engine.handoff` (engine.yaml `input_limits`)."""
+
+    max_text_chars: int = 65_536
+    max_data_chars: int = 262_144
+    max_depth: int = 32
+
+
+class RedactSpec(Frozen):
+    """Key patterns whose values are never stored or exported (engine.yaml `redact`)."""
+
+    keys: tuple[str, ...] = ()
+    defaults: bool = True
+
+
 class Policies(Frozen):
     """Engine-wide limits applied at every routing layer and by the lifecycle."""
 
@@ -172,6 +187,8 @@ class EngineSpec(Frozen):
     owner: str | None = None
     docs: str | None = None
     policies: Policies = Policies()
+    input_limits: InputLimits = InputLimits()
+    redact: RedactSpec = RedactSpec()
     source: SourceRef | None = None
 
 

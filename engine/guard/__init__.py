@@ -5,11 +5,11 @@ Public surface: `guard`, `retry`, `parse_json`, `mock_retry`, the records, the e
 
 from engine.errors import HandoffViolation, ParseError
 from engine.guard.core import ViolationContext
-from engine.guard.guard import GuardConfig, guard
+from engine.guard.decorator import GuardConfig, guard
 from engine.guard.langgraph import guarded_node, validate_state
 from engine.guard.parse import ParseResult, parse_json
 from engine.guard.payloads import check_handoff_payload, payload_violation
-from engine.guard.retry import AttemptRecord, Diagnostic, RetryProxy, RetryState, retry
+from engine.guard.retry_state import AttemptRecord, Diagnostic, RetryProxy, RetryState, retry
 from engine.guard.testing import mock_retry
 
 __all__ = [

@@ -16,7 +16,7 @@ from typing import Any, Literal
 from engine.errors import HandoffViolation, ParseError
 from engine.guard.contracts import Contract
 from engine.guard.core import ViolationContext
-from engine.guard.retry import RETRY_STATE, AttemptRecord, Diagnostic, RetryState
+from engine.guard.retry_state import RETRY_STATE, AttemptRecord, Diagnostic, RetryState
 
 OnFail = Literal["raise", "return_none", "return_input"] | Callable[[HandoffViolation], Any]
 PARSE_ERRORS = (ParseError, json.JSONDecodeError)

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 from engine.errors import HandoffViolation
 from engine.guard.attempts import OnFail
 from engine.guard.contracts import Schema, as_contract
-from engine.guard.guard import guard
+from engine.guard.decorator import guard
 
 F = TypeVar("F", bound=Callable[..., Any])
 

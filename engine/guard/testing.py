@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from engine.guard.retry import RETRY_STATE, Diagnostic, RetryState
+from engine.guard.retry_state import RETRY_STATE, Diagnostic, RetryState
 
 
 @contextmanager

@@ -1,20 +1,31 @@
 """Handoff lifecycle: records, the transition table, the manager and the sweeper.
 
 Import from here; the submodules split the concepts (models, table, moves, manager, sweeper).
+Names load on first use, so a store can import `engine.lifecycle.models` without pulling in
+the manager, which itself imports the stores.
 """
 
-from engine.lifecycle.manager import Clock, HandoffManager
-from engine.lifecycle.models import (
-    FailureReason,
-    HandoffRecord,
-    HandoffRequest,
-    HandoffResponse,
-    HandoffStatus,
-    Move,
-)
-from engine.lifecycle.moves import MoveOrder
-from engine.lifecycle.sweeper import Sweeper
-from engine.lifecycle.table import TRANSITIONS, Trigger, mermaid
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+_EXPORTS: dict[str, str] = {
+    "TRANSITIONS": "engine.lifecycle.table",
+    "Clock": "engine.lifecycle.manager",
+    "FailureReason": "engine.lifecycle.models",
+    "HandoffManager": "engine.lifecycle.manager",
+    "HandoffRecord": "engine.lifecycle.models",
+    "HandoffRequest": "engine.lifecycle.models",
+    "HandoffResponse": "engine.lifecycle.models",
+    "HandoffStatus": "engine.lifecycle.models",
+    "Move": "engine.lifecycle.models",
+    "MoveOrder": "engine.lifecycle.moves",
+    "SteadyClock": "engine.lifecycle.clock",
+    "Sweeper": "engine.lifecycle.sweeper",
+    "Trigger": "engine.lifecycle.table",
+    "mermaid": "engine.lifecycle.table",
+}
 
 __all__ = [
     "TRANSITIONS",
@@ -27,7 +38,37 @@ __all__ = [
     "HandoffStatus",
     "Move",
     "MoveOrder",
+    "SteadyClock",
     "Sweeper",
     "Trigger",
     "mermaid",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'engine.lifecycle' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
+
+
+if TYPE_CHECKING:
+    from engine.lifecycle.clock import SteadyClock
+    from engine.lifecycle.manager import Clock, HandoffManager
+    from engine.lifecycle.models import (
+        FailureReason,
+        HandoffRecord,
+        HandoffRequest,
+        HandoffResponse,
+        HandoffStatus,
+        Move,
+    )
+    from engine.lifecycle.moves import MoveOrder
+    from engine.lifecycle.sweeper import Sweeper
+    from engine.lifecycle.table import TRANSITIONS, Trigger, mermaid

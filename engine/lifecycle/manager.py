@@ -12,7 +12,8 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-from engine.errors import IllegalTransition, UsageError, VersionConflict
+from engine.errors import HandoffExpired, IllegalTransition, UsageError, VersionConflict
+from engine.lifecycle.clock import SteadyClock
 from engine.lifecycle.models import (
     HandoffRecord,
     HandoffRequest,
@@ -20,16 +21,16 @@ from engine.lifecycle.models import (
     as_utc,
     build_record,
     new_move,
-    utc_now,
 )
 from engine.lifecycle.moves import MoveOrder, moved, overdue_reason
 from engine.lifecycle.table import CREATE, Trigger
+from engine.redaction import DEFAULT_REDACTOR, Redactor
 from engine.stores.base import RecordQuery, Store
 from engine.stores.memory import MemoryStore
 from engine.stores.transfer import parse_records
 
 Clock = Callable[[], datetime]
-"""Returns the current time (default `utc_now`); a naive time is read as UTC."""
+"""Returns the current time (default: a `SteadyClock`); a naive time is read as UTC."""
 
 DEFAULT_PENDING_TIMEOUT_S = 30.0
 # Hot-path constants: on Python 3.11 enum member lookups on the class go through a descriptor.
@@ -38,13 +39,28 @@ _PENDING = HandoffStatus.pending
 _LOCK_STRIPES = 64
 
 
+def _utc_clock(clock: Clock) -> Clock:
+    return lambda: as_utc(clock())
+
+
+def _expired_error(record: HandoffRecord, trigger: Trigger) -> HandoffExpired:
+    failure = record.failure.value if record.failure is not None else "timeout"
+    return HandoffExpired(
+        record.record_id, trigger.value, failure, record.history[-1].reason, record
+    )
+
+
 class HandoffManager:
     """Creates handoff records and drives them through the lifecycle (seed 000 API).
 
     `HandoffManager()` keeps records in memory like the seed. Keyword options: `store` (e.g. a
-    `SQLiteStore` shared with other processes), `clock`, `pending_timeout_s` (expiry of
+    `SQLiteStore` shared with other processes), `clock` (default a `SteadyClock`: wall-clock
+    time that never runs backwards; a record's move times never decrease even on an injected
+    clock that does), `pending_timeout_s` (expiry of
     pending records), `config_version` and `actor` (written into records and history),
-    `retries` (how often a move is re-planned on a `VersionConflict` before it is raised).
+    `retries` (how often a move is re-planned on a `VersionConflict` before it is raised),
+    `redactor` (default `DEFAULT_REDACTOR`: values of secret-looking keys in a request's
+    context, a result or an import are replaced before anything is stored or exported).
     Moves of one record serialize (lock stripes in-process, record versions across processes).
     """
 
@@ -52,22 +68,24 @@ class HandoffManager:
         self,
         *,
         store: Store | None = None,
-        clock: Clock = utc_now,
+        clock: Clock | None = None,
         pending_timeout_s: float = DEFAULT_PENDING_TIMEOUT_S,
         config_version: str | None = None,
         actor: str = "",
         retries: int = 3,
+        redactor: Redactor = DEFAULT_REDACTOR,
     ) -> None:
         if pending_timeout_s <= 0:
             raise UsageError(f"pending_timeout_s must be > 0, got {pending_timeout_s}")
         if retries < 0:
             raise UsageError(f"retries must be >= 0, got {retries}")
         self.store: Store = MemoryStore() if store is None else store
-        self.clock: Clock = clock if clock is utc_now else (lambda: as_utc(clock()))
+        self.clock: Clock = SteadyClock() if clock is None else _utc_clock(clock)
         self.pending_timeout = timedelta(seconds=pending_timeout_s)
         self.config_version = config_version
         self.actor = actor
         self.retries = retries
+        self.redactor = redactor
         self._locks = tuple(threading.Lock() for _ in range(_LOCK_STRIPES))
 
     # -- seed 000 API --------------------------------------------------------------------
@@ -82,6 +100,9 @@ class HandoffManager:
         """A new `pending` record with a UUID4 id, stored before it is returned."""
         if not isinstance(request, HandoffRequest):
             raise UsageError(f"create_handoff needs a HandoffRequest, got {type(request)!r}")
+        context = self.redactor.redact(request.context)
+        if context is not request.context:
+            request = request.model_copy(update={"context": context})
         now = self.clock()
         entry = new_move(None, _PENDING, CREATE, now, "", self._actor(actor))
         record = build_record(
@@ -134,13 +155,14 @@ class HandoffManager:
 
     def export(self) -> list[dict[str, Any]]:
         """Every record as a JSON-compatible dict, oldest first."""
-        return [record.model_dump(mode="json") for record in self.store.query()]
+        redact = self.redactor.record
+        return [redact(record).model_dump(mode="json") for record in self.store.query()]
 
     def import_records(self, data: Sequence[Any]) -> None:
         """Add (or overwrite by id) records from `export()` output. All or nothing: an invalid
         item raises `RecordImportError` (a ValueError) naming its index, and nothing is added;
         data that is not a list at all raises `UsageError` (also a ValueError)."""
-        self.store.put_many(parse_records(data))
+        self.store.put_many(map(self.redactor.record, parse_records(data)))
 
     # -- additions -----------------------------------------------------------------------
 
@@ -163,25 +185,45 @@ class HandoffManager:
         result: dict[str, Any] | None = None,
         actor: str | None = None,
     ) -> HandoffRecord:
-        """Apply any trigger of the table (the named methods all come here)."""
+        """Apply any trigger of the table (the named methods all come here). A record that is
+        overdue (see `expire_overdue`) is expired first, and the move raises `HandoffExpired`."""
         if not isinstance(trigger, Trigger):
             trigger = Trigger(trigger)
+        if result is not None:
+            result = self.redactor.redact(result)
         order = MoveOrder(record_id, trigger, reason, result, self._actor(actor))
-        record = self._apply(record_id, lambda current: moved(current, order, self._context()))
-        return cast(HandoffRecord, record)  # a plan from `moved` never returns None
+        expired: list[HandoffRecord] = []
+
+        def plan(current: HandoffRecord) -> HandoffRecord:
+            now, timeout = self._context()
+            gone = None if trigger is _EXPIRE else self._expired(current, now)
+            if gone is not None:
+                expired.append(gone)
+                return gone
+            return moved(current, order, (now, timeout))
+
+        record = cast(HandoffRecord, self._apply(record_id, plan))  # plans never return None
+        if expired and record is expired[-1]:
+            raise _expired_error(record, trigger)
+        return record
 
     def move_many(self, orders: Sequence[MoveOrder]) -> list[HandoffRecord]:
         """Several moves written in one atomic commit, returned only once durable: all are
         applied or none. An illegal one raises `IllegalTransition` before anything is written;
-        if another writer moved one of the records meanwhile, `VersionConflict` (not retried).
-        """
+        an overdue record is expired (on its own) and raises `HandoffExpired`, the batch is not
+        applied; if another writer moved one of the records meanwhile, `VersionConflict`."""
         context = self._context()
         latest: dict[str, HandoffRecord] = {}
         changes: list[tuple[HandoffRecord, int]] = []
         for order in orders:
             if not isinstance(order.trigger, Trigger):
                 order = order._replace(trigger=Trigger(order.trigger))
+            if order.result is not None:
+                order = order._replace(result=self.redactor.redact(order.result))
             current = latest.get(order.record_id) or self.store.get(order.record_id)
+            if order.trigger is not _EXPIRE and self._expired(current, context[0]) is not None:
+                gone = self._apply(current.record_id, lambda c: self._expired(c, context[0]))
+                raise _expired_error(gone or self.store.get(current.record_id), order.trigger)
             new = moved(current, order, context)
             changes.append((new, current.version))
             latest[order.record_id] = new

@@ -65,6 +65,7 @@ def moved(
     """The copy of `record` after `order`, one history entry longer and one version higher.
 
     `context` is (now, pending timeout). Raises IllegalTransition if the table forbids it.
+    A move is never dated before the record's last change, whatever the clock says.
     """
     state = record.status
     trigger = order.trigger
@@ -72,6 +73,8 @@ def moved(
     if dest is None:
         raise IllegalTransition(record.record_id, _NAME[state], _NAME[trigger])
     now = context[0]
+    if now < record.updated_at:
+        now = record.updated_at
     reason = ACCEPTED_REASON if trigger is _ACCEPT else order.reason
     entry = new_move(state, dest, _NAME[trigger], now, reason, order.actor)
     changes: dict[str, Any] = {

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from types import TracebackType
 
 from engine.errors import EngineError, UsageError
 from engine.lifecycle.manager import HandoffManager
+from engine.lifecycle.models import HandoffRecord
 
 log = logging.getLogger(__name__)
 
@@ -21,13 +23,21 @@ class Sweeper:
 
     Use as a context manager, or call `start()` and `stop()`. `sweeps` counts finished sweeps,
     `expired` the records they failed, `last_error` keeps the latest sweep error.
+    `on_expired(record)` is called (on the sweeping thread) for each record a sweep expired.
     """
 
-    def __init__(self, manager: HandoffManager, *, interval_s: float = 1.0) -> None:
-        if interval_s <= 0:
+    def __init__(
+        self,
+        manager: HandoffManager,
+        *,
+        interval_s: float = 1.0,
+        on_expired: Callable[[HandoffRecord], object] | None = None,
+    ) -> None:
+        if not interval_s > 0:
             raise UsageError(f"sweep interval must be > 0, got {interval_s}")
         self.manager = manager
         self.interval_s = interval_s
+        self.on_expired = on_expired
         self.sweeps = 0
         self.expired = 0
         self.last_error: Exception | None = None
@@ -55,10 +65,13 @@ class Sweeper:
 
     def sweep_once(self) -> int:
         """One sweep now, on the calling thread; returns how many records expired."""
-        expired = len(self.manager.expire_overdue())
+        expired = self.manager.expire_overdue()
         self.sweeps += 1
-        self.expired += expired
-        return expired
+        self.expired += len(expired)
+        if self.on_expired is not None:
+            for record in expired:
+                self.on_expired(record)
+        return len(expired)
 
     def _run(self) -> None:
         while not self._stop.wait(self.interval_s):

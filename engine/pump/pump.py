@@ -7,17 +7,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sys
 from collections.abc import Callable, Iterable
 from types import TracebackType
 from typing import Any, Protocol
 
 from engine.errors import UsageError
-from engine.pump.contract import HandlerMetadata, HandlerResult, SystemError
+from engine.pump.contract import SystemError
 from engine.pump.envelope import Envelope, Limits, Outcome
 from engine.pump.registry import SYSTEM_SENDER, Listener, ListenerRegistry
 from engine.pump.routing import Router
 from engine.pump.stats import Counters, InFlight, PumpStats, ShutdownReport
+from engine.pump.timing import Overrun, call_handler
 from engine.pump.todos import TodoRegistry
 
 log = logging.getLogger("engine.pump")
@@ -201,9 +201,18 @@ class Pump:
         if self._bridge is not None:
             self._bridge.started(env)
         try:
-            result = await _call(listener, env.payload, metadata)
+            result = await call_handler(listener, env.payload, metadata)
         except asyncio.TimeoutError:
             log.warning("%s timed out after %ss", listener.name, listener.timeout)
+            outcome = router.fail(listener, env, "timeout",
+                                  "The handler did not answer in time.")
+        except Overrun as overrun:
+            log.warning(
+                "%s answered after %.3fs, past its %ss timeout: it blocked the event loop "
+                "(handlers must await; run blocking work with asyncio.to_thread); its answer "
+                "is dropped", listener.name, overrun.elapsed, listener.timeout,
+            )
+            self._counters.dropped["overrun"] += 1
             outcome = router.fail(listener, env, "timeout",
                                   "The handler did not answer in time.")
         except Exception:
@@ -290,15 +299,6 @@ class Pump:
                 waiter.set_result(None)
         if self._pending == 0 and self._idle is not None:
             self._idle.set()
-
-
-async def _call(listener: Listener, payload: Any, metadata: HandlerMetadata) -> HandlerResult:
-    if listener.timeout is None:
-        return await listener.handler(payload, metadata)
-    if sys.version_info >= (3, 11):
-        async with asyncio.timeout(listener.timeout):
-            return await listener.handler(payload, metadata)
-    return await asyncio.wait_for(listener.handler(payload, metadata), listener.timeout)
 
 
 def _in_flight(env: Envelope, *, running: bool) -> InFlight:

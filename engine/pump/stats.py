@@ -19,7 +19,8 @@ class PumpStats:
     `replies`: replies handed to outside senders; `errors`: SystemErrors by code; `dropped`:
     messages not delivered, by reason (`terminated`: their thread ended first; `limit`: the
     conversation hit its message budget; `uncollected_reply`: a reply to an outside sender
-    that nobody collects; `shutdown`); `in_flight`: messages queued or running now."""
+    that nobody collects; `overrun`: the late answer of a handler that blocked the event loop
+    past its timeout; `shutdown`); `in_flight`: messages queued or running now."""
 
     injected: int
     handled: int

@@ -5,57 +5,38 @@ record). Synchronous; the async edge (watching) lives in `watch.py`."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from engine.config.snapshot import Snapshot
-from engine.errors import UsageError
-from engine.lifecycle import HandoffManager, HandoffRecord, HandoffRequest
-from engine.routing import Layer, Reason, RouteDecision, Router, RouteRequest
-from engine.runtime.context import build_handoff_system_vars
+from engine.errors import HandoffExpired, UsageError
+from engine.lifecycle import HandoffManager, HandoffRecord, Sweeper, Trigger
+from engine.routing import RouteDecision, Router, RouteRequest
+from engine.runtime import handoff
+from engine.runtime.handoff import CallerPolicy
+from engine.runtime.handoff import HandoffOutcome as HandoffOutcome
 from engine.runtime.hooks import Event, Hook, Hooks
+from engine.runtime.inputs import UNKNOWN_SENDER, HandoffInput, InputRefusal, clean_input
 from engine.runtime.payloads import PayloadRefusal, check_payload
 from engine.runtime.reload import Loader, Reloader, ReloadResult
 from engine.runtime.session import Session
 from engine.runtime.watch import ConfigWatcher, WatchOptions
 from engine.stores import MemoryStore, SQLiteStore, Store
 
-
-@dataclass(frozen=True, slots=True)
-class HandoffOutcome:
-    """What `Engine.handoff` did: the routing decision, the audited record, and for a routed
-    handoff the system vars to give the agent taking over."""
-
-    decision: RouteDecision
-    record: HandoffRecord
-    system_vars: Mapping[str, Any]
-    refusal: PayloadRefusal | None = None
-
-    @property
-    def target(self) -> str | None:
-        """The agent taking over, or None when policy or the payload check refused it."""
-        return None if self.refusal is not None else self.decision.target
-
-    @property
-    def accepted_by_policy(self) -> bool:
-        return self.target is not None
+DEFAULT_SWEEP_INTERVAL_S = 1.0
+"""How often an Engine's sweeper expires overdue handoffs, in seconds."""
 
 
-def _decide(router: Router, request: RouteRequest, session: Session | None) -> RouteDecision:
-    if session is None:
-        return router.route(request)
-    if request.tool is not None and request.tool in session.removed_handoffs:
-        return _removed_tool(request, session, router.snapshot.version)
-    return router.route(request, history=session.history)
-
-
-def _removed_tool(request: RouteRequest, session: Session, version: str) -> RouteDecision:
-    detail = f"handoff tool {request.tool!r} was removed in session {session.session_id}"
-    return RouteDecision(
-        None, Layer.trigger, None, (), (), (), Reason.unknown_target, detail, version, request
-    )
+def _check_payload(
+    snapshot: Snapshot, decision: RouteDecision, payload: Mapping[str, Any] | None
+) -> PayloadRefusal | InputRefusal | None:
+    try:
+        return check_payload(snapshot, sender=decision.request.sender, target=decision.target,
+                             payload=payload)
+    except RecursionError:  # within max_depth, but a recursive schema still nests too far
+        return InputRefusal("tool_args", "tool_args: nested too deep to check against the "
+                                         "payload schema")
 
 
 def _open_store(store: Store | str | Path | None) -> Store:
@@ -71,7 +52,9 @@ class Engine:
 
     `Engine("configs/banking", store="handoffs.sqlite")` loads the config (raising
     `ConfigError` if it is invalid) and opens a SQLite store; without `store` records are kept
-    in memory. Use it as a context manager, or call `close()`.
+    in memory. Overdue handoffs are expired by a `Sweeper` thread every `sweep_interval_s`
+    seconds (None: no sweeper; a move on an overdue record still expires it first). Use it as
+    a context manager, or call `close()`.
     """
 
     def __init__(
@@ -81,7 +64,10 @@ class Engine:
         store: Store | str | Path | None = None,
         actor: str = "engine",
         load: Loader | None = None,
+        sweep_interval_s: float | None = DEFAULT_SWEEP_INTERVAL_S,
     ) -> None:
+        if sweep_interval_s is not None and not sweep_interval_s > 0:
+            raise UsageError(f"sweep interval must be > 0 or None, got {sweep_interval_s!r}")
         self.hooks = Hooks()
         self._watchers: list[ConfigWatcher] = []
         self._reloader = Reloader(config, load=load, hooks=self.hooks)
@@ -90,7 +76,14 @@ class Engine:
         self.manager = HandoffManager(
             store=_open_store(store), pending_timeout_s=policies.pending_timeout_s, actor=actor
         )
+        self._caller_policy = (self.snapshot, CallerPolicy.of(self.snapshot))
+        self.manager.redactor = self._caller_policy[1].redactor
         self.hooks.add("config_reloaded", self._on_reload)
+        self.sweeper: Sweeper | None = None
+        if sweep_interval_s is not None:
+            self.sweeper = Sweeper(
+                self.manager, interval_s=sweep_interval_s, on_expired=self._moved
+            ).start()
 
     # -- config ----------------------------------------------------------------------------
     @property
@@ -125,6 +118,7 @@ class Engine:
     def _on_reload(self, event: Event) -> None:
         timeout = self.snapshot.config.engine.policies.pending_timeout_s
         self.manager.pending_timeout = timedelta(seconds=timeout)
+        self._policy(self.snapshot)  # the new redaction policy applies to every write
 
     def router(self) -> Router:
         """The router of the serving snapshot (built once per snapshot)."""
@@ -169,111 +163,111 @@ class Engine:
     ) -> HandoffOutcome:
         """Route a handoff and record it. With a `session`, the sender defaults to its active
         agent, the session's history feeds the loop guard, a routed handoff moves the session
-        to its target, and `tool` is resolved through the session's handoff map."""
-        sender = sender or (session.active_agent if session is not None else None)
+        to its target, and `tool` is resolved through the session's handoff map.
+
+        Never raises for bad caller data: input of the wrong type, not JSON data, over the
+        config's `input_limits`, or from a sender the config does not know is refused
+        (`invalid_input`, `unknown_sender`) as an audited `rejected` record holding a cut,
+        sanitized copy. Only a call without a sender and without a session is a UsageError."""
+        if sender is None and session is not None:
+            sender = session.active_agent
         if sender is None:
             raise UsageError("handoff needs a sender or a session")
         router = self.router()  # one snapshot for the whole handoff, even across a reload
-        if session is not None and tool is not None and target is None:
-            target = session.get_handoff_target(tool)
+        policy = self._policy(router.snapshot)
+        cleaned, refusal = clean_input(
+            policy.limits, sender=sender, text=text, tool=tool, target=target,
+            context=context, priority=priority, deadline=deadline, tool_args=tool_args,
+            tool_result=tool_result, actor=actor,
+        )
+        if refusal is None and cleaned.sender not in router.snapshot.agents:
+            detail = f"sender: {cleaned.sender!r} is not an agent of the serving config"
+            refusal = InputRefusal("sender", detail, UNKNOWN_SENDER)
+        if refusal is not None:
+            decision = handoff.refused_input(router.snapshot, cleaned, refusal)
+            return self._finish(decision, refusal, cleaned, policy, None, None)
+        if session is not None and cleaned.tool is not None and cleaned.target is None:
+            cleaned = cleaned._replace(target=session.get_handoff_target(cleaned.tool))
         request = RouteRequest(
-            sender=sender, text=text, tool=tool, target=target,
-            context=dict(context or {}), priority=priority,
+            sender=cleaned.sender, text=cleaned.text, tool=cleaned.tool, target=cleaned.target,
+            context=cleaned.context, priority=cleaned.priority,
         )
-        decision = _decide(router, request, session)
-        refusal = check_payload(
-            router.snapshot, sender=sender, target=decision.target, payload=tool_args
-        )
-        record = self._record(decision, refusal, deadline=deadline, actor=actor)
+        decision = handoff.decide(router, request, session)
+        payload = _check_payload(router.snapshot, decision, cleaned.tool_args)
+        return self._finish(decision, payload, cleaned, policy, session, router.snapshot)
+
+    def _finish(
+        self,
+        decision: RouteDecision,
+        refusal: PayloadRefusal | InputRefusal | None,
+        cleaned: HandoffInput,
+        policy: CallerPolicy,
+        session: Session | None,
+        snapshot: Snapshot | None,
+    ) -> HandoffOutcome:
+        """Record the handoff (redacted), move the session, build system vars, emit."""
+        rejection = handoff.rejection_of(decision, refusal)
+        if rejection is not None and cleaned.tool_args:
+            rejection = policy.redactor.scrub(rejection, cleaned.tool_args)
+        record = handoff.record(self.manager, decision, rejection, deadline=cleaned.deadline,
+                                actor=cleaned.actor)
         system_vars: Mapping[str, Any] = {}
-        if decision.target is not None and refusal is None:
+        if rejection is None and decision.target is not None and snapshot is not None:
             if session is not None:
                 returning = decision.target == session.previous_agent
                 session.record_hop(
                     decision.target, record_id=record.record_id, returning=returning, routed=True
                 )
-            system_vars = self._system_vars(
-                router.snapshot, decision, session, text, tool_args, tool_result
-            )
+            system_vars = handoff.system_vars(snapshot, decision, session, cleaned)
+        decision = handoff.redacted(decision, policy.redactor)
         self.hooks.emit(Event("handoff_created", {"record": record, "decision": decision}))
         return HandoffOutcome(decision, record, system_vars, refusal)
 
-    def _record(
-        self,
-        decision: RouteDecision,
-        refusal: PayloadRefusal | None,
-        *,
-        deadline: datetime | None,
-        actor: str | None,
-    ) -> HandoffRecord:
-        request = decision.request
-        refused = decision.candidates[0].agent if decision.candidates else ""
-        wanted = decision.target or request.target or refused
-        record = self.manager.create_handoff(
-            HandoffRequest(
-                from_agent=request.sender, to_agent=wanted, task_description=request.text,
-                context=dict(request.context), priority=request.priority, deadline=deadline,
-            ),
-            config_version=decision.config_version, actor=actor,
-        )
-        if refusal is not None:
-            rejection: str | None = refusal.response_reason
-        elif decision.target is None:
-            reason = decision.rejection.value if decision.rejection else "no_route"
-            rejection = f"{reason}: {decision.detail}"
-        else:
-            rejection = None
-        if rejection is not None:
-            record = self.manager.reject(record.record_id, rejection, actor=actor or "policy")
-        return record
-
-    def _system_vars(
-        self,
-        snapshot: Snapshot,
-        decision: RouteDecision,
-        session: Session | None,
-        text: str,
-        tool_args: Mapping[str, Any] | None,
-        tool_result: Mapping[str, Any] | None,
-    ) -> dict[str, Any]:
-        assert decision.target is not None
-        agent = snapshot.agents[decision.target]
-        system_vars = build_handoff_system_vars(
-            source_agent=decision.request.sender,
-            target_agent=decision.target,
-            tool_result=tool_result or {"handoff_context": dict(decision.request.context)},
-            tool_args=tool_args or {},
-            current_system_vars=session.system_vars if session is not None else {},
-            user_last_utterance=text or None,
-            policy=agent.context,
-        )
-        greeting = agent.metadata.get("greeting")
-        if isinstance(greeting, str):
-            system_vars["greeting"] = greeting
-        if session is not None:
-            session.system_vars.update(system_vars)
-        return system_vars
+    def _policy(self, snapshot: Snapshot) -> CallerPolicy:
+        cached = self._caller_policy
+        if cached[0] is not snapshot:
+            cached = self._caller_policy = (snapshot, CallerPolicy.of(snapshot))
+            self.manager.redactor = cached[1].redactor
+        return cached[1]
 
     # -- lifecycle moves (the manager's, plus events) ---------------------------------------
+    # A move on an overdue record expires it first: the expiry is emitted, HandoffExpired raised.
     def accept(self, record_id: str, *, actor: str | None = None) -> HandoffRecord:
-        return self._moved(self.manager.accept(record_id, actor=actor))
+        return self._move(record_id, Trigger.accept, actor=actor)
 
     def start(self, record_id: str, *, actor: str | None = None) -> HandoffRecord:
-        return self._moved(self.manager.start(record_id, actor=actor))
+        return self._move(record_id, Trigger.start, actor=actor)
 
     def complete(
         self, record_id: str, result: Mapping[str, Any], *, actor: str | None = None
     ) -> HandoffRecord:
-        return self._moved(self.manager.complete(record_id, dict(result), actor=actor))
+        return self._move(record_id, Trigger.complete, result=dict(result), actor=actor)
 
     def reject(self, record_id: str, reason: str, *, actor: str | None = None) -> HandoffRecord:
-        return self._moved(self.manager.reject(record_id, reason, actor=actor))
+        return self._move(record_id, Trigger.reject, reason=reason, actor=actor)
 
     def fail(self, record_id: str, reason: str, *, actor: str | None = None) -> HandoffRecord:
-        return self._moved(self.manager.fail(record_id, reason, actor=actor))
+        return self._move(record_id, Trigger.fail, reason=reason, actor=actor)
 
     def cancel(self, record_id: str, reason: str, *, actor: str | None = None) -> HandoffRecord:
-        return self._moved(self.manager.cancel(record_id, reason, actor=actor))
+        return self._move(record_id, Trigger.cancel, reason=reason or "Cancelled.", actor=actor)
+
+    def _move(
+        self,
+        record_id: str,
+        trigger: Trigger,
+        *,
+        reason: str = "",
+        result: dict[str, Any] | None = None,
+        actor: str | None = None,
+    ) -> HandoffRecord:
+        try:
+            record = self.manager.move(record_id, trigger, reason=reason, result=result,
+                                       actor=actor)
+        except HandoffExpired as expired:
+            self._moved(expired.record)
+            raise
+        return self._moved(record)
 
     def _moved(self, record: HandoffRecord) -> HandoffRecord:
         self.hooks.emit(Event("handoff_moved", {"record": record}))
@@ -281,7 +275,10 @@ class Engine:
 
     # -- resources -------------------------------------------------------------------------
     def close(self) -> None:
-        """Stop the watcher threads this engine handed out, then close the store."""
+        """Stop the sweeper and the watcher threads this engine handed out, then close the
+        store. Waits at most for one sweep in progress."""
+        if self.sweeper is not None:
+            self.sweeper.stop()
         for watcher in self._watchers:
             watcher.stop()
         self._watchers.clear()

@@ -33,7 +33,8 @@ def store_file(tmp_path: Path) -> tuple[Path, list[str]]:
         now[0] += timedelta(minutes=1)
         return now[0]
 
-    manager = HandoffManager(store=SQLiteStore(path), clock=clock, actor="ops")
+    manager = HandoffManager(store=SQLiteStore(path), clock=clock, actor="ops",
+                             pending_timeout_s=3600)  # a minute per reading: never overdue
     ids = []
     for to_agent in ("fraud", "billing", "fraud"):
         request = HandoffRequest(

@@ -18,7 +18,7 @@ from hypothesis.stateful import (
     rule,
 )
 
-from engine.errors import IllegalTransition, RecordNotFound
+from engine.errors import HandoffExpired, IllegalTransition, RecordNotFound
 from engine.lifecycle import HandoffManager, HandoffRequest, Trigger
 from engine.stores import MemoryStore, SQLiteStore, Store
 
@@ -66,6 +66,11 @@ class ManagerVersusModel(RuleBasedStateMachine):
     @rule(record_id=records, trigger=st.sampled_from([t for t in Trigger if t != Trigger.expire]))
     def move(self, record_id: str, trigger: Trigger) -> None:
         entry = self.model[record_id]
+        if record_id in self.overdue():  # expired first, then the move is refused
+            with pytest.raises(HandoffExpired):
+                self.manager.move(record_id, trigger, reason="r", result={"x": 1})
+            entry[0], entry[3] = "failed", int(str(entry[3])) + 1
+            return
         expected = MODEL_MOVES.get((str(entry[0]), trigger.value))
         if expected is None:
             with pytest.raises(IllegalTransition):
@@ -76,9 +81,7 @@ class ManagerVersusModel(RuleBasedStateMachine):
         entry[0] = expected
         entry[3] = int(str(entry[3])) + 1
 
-    @rule(seconds=st.sampled_from([0, 1, 5, 10, 29, 30, 31]))  # hits the exact limits
-    def time_passes_and_sweep(self, seconds: int) -> None:
-        self.now += timedelta(seconds=seconds)
+    def overdue(self) -> set[str]:
         due = set()
         for record_id, (state, created, deadline, _) in self.model.items():
             if state not in LIVE:
@@ -87,6 +90,16 @@ class ManagerVersusModel(RuleBasedStateMachine):
             stale = state == "pending" and self.now - created > timedelta(seconds=TIMEOUT_S)  # type: ignore[operator]
             if late or stale:
                 due.add(record_id)
+        return due
+
+    @rule(seconds=st.sampled_from([0, 1, 5, 10, 29, 30, 31]))  # hits the exact limits
+    def time_passes(self, seconds: int) -> None:
+        self.now += timedelta(seconds=seconds)
+
+    @rule(seconds=st.sampled_from([0, 1, 5, 10, 29, 30, 31]))
+    def time_passes_and_sweep(self, seconds: int) -> None:
+        self.now += timedelta(seconds=seconds)
+        due = self.overdue()
         expired = {record.record_id for record in self.manager.expire_overdue()}
         assert expired == due
         for record_id in due:

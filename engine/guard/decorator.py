@@ -15,7 +15,7 @@ from typing import Any, TypeVar, cast, overload
 from engine.errors import UsageError
 from engine.guard.attempts import Hooked, OnFail, Plan, Raised, Steps, run_attempts
 from engine.guard.contracts import Schema, as_contract
-from engine.guard.retry import RetryState
+from engine.guard.retry_state import RetryState
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -1,0 +1,182 @@
+"""Engine.handoff returns an outcome for any caller input: bad data is a refusal with a typed
+reason and an audited `rejected` record holding what can be stored safely."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.errors import UsageError
+from engine.lifecycle import HandoffRecord, HandoffStatus
+from engine.runtime.engine import Engine, HandoffOutcome
+from engine.runtime.inputs import INVALID_INPUT, UNKNOWN_SENDER
+from engine.stores import SQLiteStore
+
+BANKING = Path(__file__).resolve().parents[3] / "configs" / "banking"
+
+
+@pytest.fixture
+def engine(tmp_path: Path) -> Iterator[Engine]:
+    with Engine(BANKING, store=SQLiteStore(tmp_path / "records.db"),
+                sweep_interval_s=None) as engine:
+        yield engine
+
+
+def nested(depth: int, key: str = "a") -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for _ in range(depth):
+        data = {key: data}
+    return data
+
+
+def refused(engine: Engine, outcome: HandoffOutcome, reason: str = INVALID_INPUT) -> HandoffRecord:
+    """The outcome is a refusal with `reason`, and its record is stored `rejected` with it."""
+    assert outcome.target is None and outcome.reason == reason
+    assert outcome.system_vars == {}
+    stored = engine.manager.get(outcome.record.record_id)
+    assert stored == outcome.record and stored.status is HandoffStatus.rejected
+    assert stored.response is not None and stored.response.reason.startswith(f"{reason}: ")
+    assert [move.to for move in stored.history] == [HandoffStatus.pending,
+                                                    HandoffStatus.rejected]
+    return stored
+
+
+def test_context_nested_300_deep_is_refused_and_stored_cut(engine: Engine) -> None:
+    outcome = engine.handoff("my card was stolen", sender="concierge", context=nested(300))
+    stored = refused(engine, outcome)
+    assert "context" in stored.response.reason and "deeper than 32" in stored.response.reason  # type: ignore[union-attr]
+    depth, value = 0, stored.request.context
+    while isinstance(value, dict):
+        value, depth = value["a"], depth + 1
+    assert depth == 32 and value == "[cut: nested deeper than 32 levels]"
+
+
+def test_a_lone_surrogate_in_the_text_is_refused_and_stored_replaced(engine: Engine) -> None:
+    outcome = engine.handoff("my card \ud800 was stolen", sender="concierge")
+    stored = refused(engine, outcome)
+    assert stored.request.task_description == "my card \ufffd was stolen"
+    assert "text" in stored.response.reason and "surrogate" in stored.response.reason  # type: ignore[union-attr]
+
+
+def test_non_string_context_keys_are_refused_and_stored_as_text(engine: Engine) -> None:
+    outcome = engine.handoff("hi", sender="concierge", context={1: "x", (1, 2): "y", "ok": 3})
+    stored = refused(engine, outcome)
+    assert stored.request.context == {"1": "x", "(1, 2)": "y", "ok": 3}
+
+
+def test_a_deep_payload_against_a_recursive_schema_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "banking"
+    shutil.copytree(BANKING, folder)
+    agent = folder / "agents" / "fraud_agent.yaml"
+    text = agent.read_text(encoding="utf-8").replace(
+        "    additionalProperties: false\n",
+        "      tree: {$ref: '#/$defs/node'}\n    additionalProperties: false\n"
+        "    $defs:\n      node: {type: object, properties: {child: {$ref: '#/$defs/node'}}}\n",
+    )
+    agent.write_text(text, encoding="utf-8")
+    with Engine(folder, sweep_interval_s=None) as engine:
+        deep = engine.handoff("x", sender="concierge", tool="handoff_fraud_agent",
+                              tool_args={"reason": "stolen card", "tree": nested(5000, "child")})
+        refused(engine, deep)
+        fine = engine.handoff("x", sender="concierge", tool="handoff_fraud_agent",
+                              tool_args={"reason": "stolen card", "tree": nested(20, "child")})
+        assert fine.target == "fraud_agent"
+
+
+def test_huge_text_is_refused_and_stored_cut_at_the_cap(engine: Engine) -> None:
+    outcome = engine.handoff("stolen card " * 1_000_000, sender="concierge")
+    stored = refused(engine, outcome)
+    text = stored.request.task_description
+    assert text.startswith("stolen card ") and text.endswith("[cut: 12000000 characters]")
+    assert len(text) < 65_536 + 40
+
+
+def test_an_unknown_sender_is_refused_and_audited(engine: Engine) -> None:
+    outcome = engine.handoff("my card was stolen", sender="nobody")
+    stored = refused(engine, outcome, UNKNOWN_SENDER)
+    assert stored.request.from_agent == "nobody"
+    assert "'nobody' is not an agent of the serving config" in stored.response.reason  # type: ignore[union-attr]
+
+
+def test_no_sender_at_all_is_a_programming_error(engine: Engine) -> None:
+    with pytest.raises(UsageError, match="needs a sender or a session"):
+        engine.handoff("hi")
+
+
+class Opaque:
+    pass
+
+
+@pytest.mark.parametrize(
+    ("arguments", "where"),
+    [
+        ({"text": 123}, "text: expected a string, got int"),
+        ({"priority": 99}, "priority: expected an integer from 1 to 10, got 99"),
+        ({"priority": "high"}, "priority: expected an integer from 1 to 10, got 'high'"),
+        ({"priority": True}, "priority: expected an integer from 1 to 10, got True"),
+        ({"context": [1, 2]}, "context: expected a mapping, got list"),
+        ({"tool": 5}, "tool: expected a string, got int"),
+        ({"target": "x" * 1000}, "target: longer than 256 characters"),
+        ({"sender": 7}, "sender: expected a string, got int"),
+        ({"deadline": "tomorrow"}, "deadline: expected a datetime, got str"),
+        ({"actor": ["me"]}, "actor: expected a string, got list"),
+        ({"context": {"a": Opaque()}}, "context.a: Opaque is not JSON data"),
+        ({"context": {"a": float("nan")}}, "context.a: nan is not a finite number"),
+        ({"context": {"a": b"bytes"}}, "context.a: bytes is not JSON data"),
+        ({"context": {"n": 2**70}}, "context.n: integer outside 64 bits"),
+        ({"tool_args": {"a": {1, 2}}}, "tool_args.a: set is not JSON data"),
+        ({"tool_result": nested(40)}, "tool_result.a.a.a"),
+    ],
+)
+def test_bad_caller_data_is_a_refusal_naming_the_field(
+    engine: Engine, arguments: dict[str, Any], where: str
+) -> None:
+    call: dict[str, Any] = {"text": "my card was stolen", "sender": "concierge", **arguments}
+    outcome = engine.handoff(**call)
+    stored = refused(engine, outcome)
+    assert where in stored.response.reason  # type: ignore[union-attr]
+
+
+def test_a_cyclic_context_is_refused_not_looped_over(engine: Engine) -> None:
+    context: dict[str, Any] = {"a": 1}
+    context["self"] = context
+    refused(engine, engine.handoff("hi", sender="concierge", context=context))
+
+
+def test_data_over_the_size_cap_is_refused_and_stored_cut(engine: Engine) -> None:
+    outcome = engine.handoff("hi", sender="concierge",
+                             context={"note": "x" * 300_000, "more": list(range(10))})
+    stored = refused(engine, outcome)
+    assert "larger than 262144" in stored.response.reason  # type: ignore[union-attr]
+    assert stored.request.context["note"].endswith("[cut: 300000 characters]")
+    assert stored.request.context["[cut]"] == "1 more entries"
+
+
+def test_the_caps_come_from_engine_yaml(tmp_path: Path) -> None:
+    folder = tmp_path / "banking"
+    shutil.copytree(BANKING, folder)
+    root = folder / "engine.yaml"
+    root.write_text(root.read_text(encoding="utf-8") + "input_limits:\n  max_text_chars: 10\n"
+                    "  max_depth: 2\n", encoding="utf-8")
+    with Engine(folder, sweep_interval_s=None) as engine:
+        assert engine.handoff("card stolen", sender="concierge").reason == INVALID_INPUT
+        assert engine.handoff("stolen", sender="concierge", context=nested(2)).reason == (
+            INVALID_INPUT)  # {a: {a: {}}} nests three levels
+        assert engine.handoff("stolen", sender="concierge", context=nested(1)).reason != (
+            INVALID_INPUT)
+
+
+def test_good_input_is_stored_as_given(engine: Engine) -> None:
+    deadline = datetime(2100, 1, 1, tzinfo=timezone.utc)
+    context = {"customer_id": "C-1", "verified": True, "score": 0.5, "tags": ["a", None]}
+    outcome = engine.handoff("my card was stolen", sender="concierge", context=context,
+                             priority=7, deadline=deadline)
+    assert outcome.target == "fraud_agent" and outcome.reason is None
+    stored = engine.manager.get(outcome.record.record_id)
+    assert stored.request.context == context and stored.request.priority == 7
+    assert stored.request.deadline == deadline
