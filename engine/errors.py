@@ -19,7 +19,7 @@ wrong; a *routing* or *lifecycle* error means the runtime state forbids the requ
     │   ├── SchemaParseError(path, cause)       also a ValueError
     │   └── SchemaValidationError(validation_error)  also a ValueError
     ├── HandoffViolation(context, history)      guarded data failed its contract (seed 004)
-    ├── ParseError(message, line, col, preview) text that holds no recoverable JSON; a ValueError
+    ├── ParseError(message, raw_output, original)  no recoverable JSON in a text; a ValueError
     └── RegistrationError(listener, detail)     a pump listener that breaks the handler contract
 """
 
@@ -192,27 +192,41 @@ class HandoffViolation(EngineError):
 
 
 class ParseError(EngineError, ValueError):
-    """Text in which no sensible JSON could be found or repaired."""
+    """Text in which no sensible JSON could be found or repaired (seed 004 `ParseError`).
+
+    `raw_output` is the text (first 500 characters), `original` the first decode error. The
+    message is laid out as handoff-guard's: the reason at line and column, the offending
+    lines with a `^` under the column, a suggestion, then a preview of the input.
+    """
 
     def __init__(
         self,
         message: str,
+        raw_output: str | None = None,
+        original: Exception | None = None,
         *,
         line: int = 0,
         col: int = 0,
+        snippet: str = "",
+        suggestion: str = "",
         preview: str = "",
-        raw_output: str | None = None,
-        original: Exception | None = None,
     ) -> None:
         self.message = message
-        self.line = line
-        self.col = col
-        self.preview = preview
         self.raw_output = raw_output
         self.original = original
-        where = f" at line {line}, column {col}" if line else ""
-        shown = f" near {preview!r}" if preview else ""
-        super().__init__(f"{message}{where}{shown}")
+        self.line = line
+        self.col = col
+        self.snippet = snippet
+        self.suggestion = suggestion
+        self.preview = preview
+        parts = [f"{message} at line {line}, column {col}" if line else message]
+        if snippet:
+            parts.append(f"\n{snippet}")
+        if suggestion:
+            parts.append(f"\nSuggestion: {suggestion}")
+        if preview:
+            parts.append(f"\nInput preview: '{preview}'")
+        super().__init__("\n".join(parts))
 
 
 class RegistrationError(EngineError):
