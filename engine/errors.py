@@ -12,7 +12,7 @@ wrong; a *routing* or *lifecycle* error means the runtime state forbids the requ
     │   ├── IllegalTransition(record_id, state, trigger)   also a ValueError (seed parity)
     │   ├── RecordNotFound(record_id)                      also a KeyError (seed parity)
     │   ├── VersionConflict(record_id, expected, actual)   a concurrent writer moved first
-    │   └── RecordImportError(index, detail)               also a ValueError
+    │   └── RecordImportError(index, detail)               also a pydantic ValidationError
     ├── StoreError(path, detail)                a store file that cannot be opened or used
     ├── SpecError
     │   ├── SchemaNotFoundError(schema_name)    also a FileNotFoundError (seed 003 parity)
@@ -25,9 +25,12 @@ wrong; a *routing* or *lifecycle* error means the runtime state forbids the requ
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
+
+from pydantic import ValidationError
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from engine.issues import Issue, sort_key
 
@@ -72,13 +75,14 @@ class LifecycleError(EngineError):
 
 
 class IllegalTransition(LifecycleError, ValueError):
-    """The record's current state does not allow the trigger."""
+    """The record's current state does not allow the trigger. The message starts as the
+    seed's did (`Cannot accept handoff in state 'completed'.`), then names the record."""
 
     def __init__(self, record_id: str, state: str, trigger: str) -> None:
         self.record_id = record_id
         self.state = state
         self.trigger = trigger
-        super().__init__(f"handoff {record_id}: cannot {trigger} in state {state!r}")
+        super().__init__(f"Cannot {trigger} handoff in state {state!r}. (handoff {record_id})")
 
 
 class RecordNotFound(LifecycleError, KeyError):
@@ -89,7 +93,7 @@ class RecordNotFound(LifecycleError, KeyError):
         super().__init__(record_id)
 
     def __str__(self) -> str:  # KeyError would show a repr of the argument
-        return f"no handoff record with id {self.record_id!r}"
+        return f"No handoff record found with id {self.record_id!r}."
 
 
 class VersionConflict(LifecycleError):
@@ -106,13 +110,40 @@ class VersionConflict(LifecycleError):
         )
 
 
-class RecordImportError(LifecycleError, ValueError):
-    """An imported item is not a valid record; nothing of the import was applied."""
+class RecordImportError(LifecycleError, ValidationError):
+    """An imported item is not a valid record; nothing of the import was applied.
 
-    def __init__(self, index: int, detail: str) -> None:
-        self.index = index
-        self.detail = detail
-        super().__init__(f"record #{index} is invalid, nothing imported: {detail}")
+    Also a pydantic `ValidationError` (so a `ValueError`), as the seed's `import_records`
+    raised: `errors()` lists each problem with its location, the item's index first.
+    """
+
+    def __new__(
+        cls, index: Any, detail: Any, *rest: Any, problems: Sequence[Problem] = ()
+    ) -> RecordImportError:
+        if rest:  # pydantic rebuilding the exception (copy, pickle): its own signature
+            return super().__new__(cls, index, detail, *rest)
+        lines = [_line_error((index, *loc), message) for loc, message in problems]
+        return cls.from_exception_data("HandoffRecord", lines or [_line_error((index,), detail)])
+
+    def __init__(
+        self, index: Any, detail: Any, *rest: Any, problems: Sequence[Problem] = ()
+    ) -> None:
+        if not rest:
+            self.index = index
+            self.detail = detail
+
+    def __str__(self) -> str:
+        return (f"record #{getattr(self, 'index', '?')} is invalid, nothing imported: "
+                f"{getattr(self, 'detail', '')}")
+
+
+Problem = tuple[tuple[str | int, ...], str]
+"""(location inside the item, message) of one problem of an imported item."""
+
+
+def _line_error(loc: tuple[Any, ...], message: str) -> InitErrorDetails:
+    kind = PydanticCustomError("record_import", "{detail}", {"detail": message})
+    return InitErrorDetails(type=kind, loc=loc, input=None)
 
 
 class StoreError(EngineError):
