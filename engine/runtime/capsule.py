@@ -94,10 +94,6 @@ def export_run(
     status = _status(outcome, found)
     begin = min([as_utc(started_at or now), *(step.started_at for step in steps)])
     end = max([now, *(step.ended_at for step in steps)])
-    codes = [step.error_code for step in steps if step.error_code is not None]
-    if error_code is not None and error_code not in codes:
-        codes.append(error_code)
-    answer = summary or _summary(session, found)
     capsule: dict[str, Any] = {
         "capsule_id": new_capsule_id(),
         "schema_version": "1.0.0",
@@ -110,11 +106,21 @@ def export_run(
                            "parent_run_id": parent_run_id, "goal": goal}),
         "execution_trace": [step.to_dict(index) for index, step in enumerate(steps)],
         "environment": capsule_environment(engine, environment, sandbox_tier, region),
-        "outcome": {"final_answer": f"{answer}; failed: {error_message}" if error_message
-                    else answer, "total_steps": len(steps), "errors_encountered": codes},
+        "outcome": _outcome(steps, summary or _summary(session, found), error_code,
+                            error_message),
     }
     parse_spec(capsule, CAPSULE_SCHEMA)
     return RunExport(seal(capsule), _indexed_errors(steps, run, session))
+
+
+def _outcome(
+    steps: Sequence[Step], answer: str, error_code: int | None, error_message: str | None
+) -> dict[str, Any]:
+    codes = [step.error_code for step in steps if step.error_code is not None]
+    if error_code is not None and error_code not in codes:
+        codes.append(error_code)
+    final = f"{answer}; failed: {error_message}" if error_message else answer
+    return {"final_answer": final, "total_steps": len(steps), "errors_encountered": codes}
 
 
 def _steps(
