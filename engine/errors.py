@@ -13,22 +13,25 @@ wrong; a *routing* or *lifecycle* error means the runtime state forbids the requ
     │   │   └── HandoffExpired(record_id, trigger, failure, detail, record)  overdue: expired first
     │   ├── RecordNotFound(record_id)                      also a KeyError (seed parity)
     │   ├── VersionConflict(record_id, expected, actual)   a concurrent writer moved first
-    │   └── RecordImportError(index, detail)               also a ValueError
+    │   └── RecordImportError(index, detail)               also a pydantic ValidationError
     ├── StoreError(path, detail)                a store file that cannot be opened or used
     ├── SpecError
     │   ├── SchemaNotFoundError(schema_name)    also a FileNotFoundError (seed 003 parity)
     │   ├── SchemaParseError(path, cause)       also a ValueError
     │   └── SchemaValidationError(validation_error)  also a ValueError
     ├── HandoffViolation(context, history)      guarded data failed its contract (seed 004)
-    ├── ParseError(message, line, col, preview) text that holds no recoverable JSON; a ValueError
+    ├── ParseError(message, raw_output, original)  no recoverable JSON in a text; a ValueError
     └── RegistrationError(listener, detail)     a pump listener that breaks the handler contract
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
+
+from pydantic import ValidationError
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from engine.issues import Issue, sort_key
 
@@ -73,13 +76,14 @@ class LifecycleError(EngineError):
 
 
 class IllegalTransition(LifecycleError, ValueError):
-    """The record's current state does not allow the trigger."""
+    """The record's current state does not allow the trigger. The message starts as the
+    seed's did (`Cannot accept handoff in state 'completed'.`), then names the record."""
 
     def __init__(self, record_id: str, state: str, trigger: str) -> None:
         self.record_id = record_id
         self.state = state
         self.trigger = trigger
-        super().__init__(f"handoff {record_id}: cannot {trigger} in state {state!r}")
+        super().__init__(f"Cannot {trigger} handoff in state {state!r}. (handoff {record_id})")
 
 
 class HandoffExpired(IllegalTransition):
@@ -108,7 +112,7 @@ class RecordNotFound(LifecycleError, KeyError):
         super().__init__(record_id)
 
     def __str__(self) -> str:  # KeyError would show a repr of the argument
-        return f"no handoff record with id {self.record_id!r}"
+        return f"No handoff record found with id {self.record_id!r}."
 
 
 class VersionConflict(LifecycleError):
@@ -125,13 +129,40 @@ class VersionConflict(LifecycleError):
         )
 
 
-class RecordImportError(LifecycleError, ValueError):
-    """An imported item is not a valid record; nothing of the import was applied."""
+class RecordImportError(LifecycleError, ValidationError):
+    """An imported item is not a valid record; nothing of the import was applied.
 
-    def __init__(self, index: int, detail: str) -> None:
-        self.index = index
-        self.detail = detail
-        super().__init__(f"record #{index} is invalid, nothing imported: {detail}")
+    Also a pydantic `ValidationError` (so a `ValueError`), as the seed's `import_records`
+    raised: `errors()` lists each problem with its location, the item's index first.
+    """
+
+    def __new__(
+        cls, index: Any, detail: Any, *rest: Any, problems: Sequence[Problem] = ()
+    ) -> RecordImportError:
+        if rest:  # pydantic rebuilding the exception (copy, pickle): its own signature
+            return super().__new__(cls, index, detail, *rest)
+        lines = [_line_error((index, *loc), message) for loc, message in problems]
+        return cls.from_exception_data("HandoffRecord", lines or [_line_error((index,), detail)])
+
+    def __init__(
+        self, index: Any, detail: Any, *rest: Any, problems: Sequence[Problem] = ()
+    ) -> None:
+        if not rest:
+            self.index = index
+            self.detail = detail
+
+    def __str__(self) -> str:
+        return (f"record #{getattr(self, 'index', '?')} is invalid, nothing imported: "
+                f"{getattr(self, 'detail', '')}")
+
+
+Problem = tuple[tuple[str | int, ...], str]
+"""(location inside the item, message) of one problem of an imported item."""
+
+
+def _line_error(loc: tuple[Any, ...], message: str) -> InitErrorDetails:
+    kind = PydanticCustomError("record_import", "{detail}", {"detail": message})
+    return InitErrorDetails(type=kind, loc=loc, input=None)
 
 
 class StoreError(EngineError):
@@ -211,27 +242,41 @@ class HandoffViolation(EngineError):
 
 
 class ParseError(EngineError, ValueError):
-    """Text in which no sensible JSON could be found or repaired."""
+    """Text in which no sensible JSON could be found or repaired (seed 004 `ParseError`).
+
+    `raw_output` is the text (first 500 characters), `original` the first decode error. The
+    message is laid out as handoff-guard's: the reason at line and column, the offending
+    lines with a `^` under the column, a suggestion, then a preview of the input.
+    """
 
     def __init__(
         self,
         message: str,
+        raw_output: str | None = None,
+        original: Exception | None = None,
         *,
         line: int = 0,
         col: int = 0,
+        snippet: str = "",
+        suggestion: str = "",
         preview: str = "",
-        raw_output: str | None = None,
-        original: Exception | None = None,
     ) -> None:
         self.message = message
-        self.line = line
-        self.col = col
-        self.preview = preview
         self.raw_output = raw_output
         self.original = original
-        where = f" at line {line}, column {col}" if line else ""
-        shown = f" near {preview!r}" if preview else ""
-        super().__init__(f"{message}{where}{shown}")
+        self.line = line
+        self.col = col
+        self.snippet = snippet
+        self.suggestion = suggestion
+        self.preview = preview
+        parts = [f"{message} at line {line}, column {col}" if line else message]
+        if snippet:
+            parts.append(f"\n{snippet}")
+        if suggestion:
+            parts.append(f"\nSuggestion: {suggestion}")
+        if preview:
+            parts.append(f"\nInput preview: '{preview}'")
+        super().__init__("\n".join(parts))
 
 
 class RegistrationError(EngineError):

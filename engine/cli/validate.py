@@ -16,9 +16,11 @@ from engine.cli.output import FORMATS, render_issues
 from engine.config.document import read_document
 from engine.config.positions import Document, json_path
 from engine.config.read import DEFAULT_MAX_BYTES
+from engine.config.validate import validate_document
 from engine.errors import UsageError
 from engine.issues import Issue
 from engine.specs import list_schemas
+from engine.specs.loader import validator_for
 from engine.specs.models import MODEL_BY_SCHEMA
 
 NAME = "validate"
@@ -52,10 +54,11 @@ def _located(document: Document, item: Any) -> Issue:
 
 def validate_file(path: str, name: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> list[Issue]:
     """Every issue of one file against the canonical schema `name`."""
-    document, _source, issues = read_document(path, f"specs/{name}.json", max_bytes=max_bytes)
+    document, _source, issues = read_document(path, None, max_bytes=max_bytes)
     if document is None:
         return issues
-    return _model_issues(document, name)
+    issues = validate_document(document, name, validator=validator_for(name))
+    return issues or _model_issues(document, name)
 
 
 def execute(args: argparse.Namespace) -> int:

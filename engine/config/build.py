@@ -52,8 +52,16 @@ def _anyone(value: Any) -> Any:
     return [value] if isinstance(value, str) else value
 
 
+LEGACY_TRIGGER = "handoff_trigger"
+
+
 def build_agent(document: Document) -> AgentSpec:
     data = dict(document.data)
+    legacy = data.pop(LEGACY_TRIGGER, None)
+    if legacy is not None:
+        handoff = dict(data.get("handoff", {}))
+        handoff.setdefault("trigger", legacy)
+        data["handoff"] = handoff
     data["peers"] = _anyone(data.get("peers", []))
     accepts = dict(data.get("accepts", {}))
     if "from" in accepts:
@@ -82,8 +90,26 @@ class _Sets:
         self.issues.append(self.locator.at(document, path, code, message, key=True))
 
 
+def _legacy_trigger(sets: _Sets, document: Document) -> None:
+    """Warn about the legacy `handoff_trigger:` key; an error when it contradicts
+    `handoff.trigger`."""
+    legacy = document.data.get(LEGACY_TRIGGER)
+    if legacy is None:
+        return
+    current = dict(document.data.get("handoff", {})).get("trigger")
+    if current is not None and current != legacy:
+        message = (f"handoff_trigger {legacy!r} differs from handoff.trigger {current!r}; "
+                   "keep only handoff.trigger")
+        code = "conflicting-trigger"
+    else:
+        message = f"'handoff_trigger' is deprecated; write `handoff: {{trigger: {legacy}}}`"
+        code = "deprecated-key"
+    sets.issues.append(sets.locator.at(document, (LEGACY_TRIGGER,), code, message, key=True))
+
+
 def _add_agents(sets: _Sets, documents: Iterable[Document]) -> None:
     for document in documents:
+        _legacy_trigger(sets, document)
         agent = build_agent(document)
         if agent.name in sets.agents:
             first = sets.locator.agents[agent.name].file

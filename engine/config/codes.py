@@ -44,6 +44,7 @@ ERROR_CODES: dict[str, str] = {
     "duplicate-agent": "two agent files declare the same name",
     "duplicate-capability": "two capabilities documents declare the same capability",
     "duplicate-trigger": "two agents declare the same handoff trigger",
+    "conflicting-trigger": "an agent's legacy handoff_trigger differs from its handoff.trigger",
     "duplicate-rule": "two routing rules share an id",
     "duplicate-fallback": "more than one routing document sets a fallback",
     "impossible-condition": "a rule condition no request can meet (priority min > max)",
@@ -52,6 +53,7 @@ ERROR_CODES: dict[str, str] = {
 }
 
 WARNING_CODES: dict[str, str] = {
+    "deprecated-key": "a deprecated key that is still read (e.g. handoff_trigger)",
     "not-included": "a file passed to check that its config set does not include",
     "unreachable-agent": "no path of allowed handoffs leads from the entry agent to it",
     "dead-end-agent": "a non-terminal agent whose peers allow handing off to no one",

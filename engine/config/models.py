@@ -104,6 +104,27 @@ class AgentSpec(Frozen):
         allowed = self.accepts.from_agents
         return ANYONE in allowed or sender in allowed
 
+    # -- seed 002 `UnifiedAgent` helpers ----------------------------------------------------
+    @property
+    def handoff_trigger(self) -> str | None:
+        """The handoff tool that routes to this agent (`handoff.trigger`)."""
+        return self.handoff.trigger
+
+    def is_handoff_target(self, tool_name: str) -> bool:
+        """Whether `tool_name` routes to this agent."""
+        return self.handoff.trigger is not None and self.handoff.trigger == tool_name
+
+    def can_handoff_to(self, agent_name: str) -> bool:
+        """Whether this agent's `peers` let it hand off to `agent_name`."""
+        return agent_name != self.name and self.may_hand_off_to(agent_name)
+
+    def get_handoff_tools(self, agents: Mapping[str, AgentSpec]) -> list[str]:
+        """The handoff tools this agent may call: the triggers of the `agents` its peers allow
+        and that accept it, in their order. (Needs the set: targets own their triggers.)"""
+        return [agent.handoff.trigger for agent in agents.values()
+                if agent.handoff.trigger is not None and agent.enabled
+                and self.can_handoff_to(agent.name) and agent.accepts_from(self.name)]
+
 
 class CapabilitySpec(Frozen):
     """One word of the capability vocabulary, with the words that signal it in task text."""
@@ -203,3 +224,11 @@ class ConfigSet(Frozen):
     capabilities: Mapping[str, CapabilitySpec]
     routing: RoutingSpec = RoutingSpec()
     files: tuple[str, ...] = ()
+
+
+HandoffConfig = HandoffSpec
+"""The voice runtime's name for an agent's `handoff` block (trigger, is_entry_point)."""
+
+UnifiedAgent = AgentSpec
+"""The voice runtime's name for an agent definition; runtime fields (voice, model, prompt,
+greeting, tool names) live in `metadata`."""

@@ -101,7 +101,7 @@ def load_set(
     issues += link_config(config, locator)
     if has_errors(issues):
         return None, sorted(issues, key=sort_key)
-    warnings = tuple(sorted(topology_warnings(config, locator), key=sort_key))
+    warnings = tuple(sorted([*issues, *topology_warnings(config, locator)], key=sort_key))
     version = content_version([(engine_path.name, source.raw), *hashed])
     snapshot = compile_snapshot(config, version=version, root=display, warnings=warnings)
     return snapshot, list(warnings)

@@ -10,6 +10,7 @@ import difflib
 from collections.abc import Iterator
 from typing import Any
 
+from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
 from engine.config.codes import issue
@@ -26,9 +27,12 @@ _CODE_BY_KEYWORD = {
 }
 
 
-def validate_document(document: Document, schema: str) -> list[Issue]:
-    """Every schema error of `document`, located; [] when it is valid."""
-    validator = validator_for(schema)
+def validate_document(
+    document: Document, schema: str, *, validator: Draft202012Validator | None = None
+) -> list[Issue]:
+    """Every schema error of `document` against bundled `schema` (or the `validator` given),
+    located; [] when it is valid."""
+    validator = validator or validator_for(schema)
     issues: list[Issue] = []
     for error in validator.iter_errors(document.data):
         issues.extend(_translate(document, error))

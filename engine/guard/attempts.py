@@ -106,8 +106,11 @@ def _judge(plan: Plan, outcome: Any) -> Any:
     """Classify one call's outcome: the value (success), a `Raised` to re-raise, or a
     `Failed` attempt."""
     if isinstance(outcome, Raised):
-        if "parse" in plan.retry_on and isinstance(outcome.error, PARSE_ERRORS):
-            return _parse_failure(plan, outcome.error)
+        error = outcome.error
+        if plan.max_attempts == 1 and isinstance(error, json.JSONDecodeError):
+            return outcome  # nothing to retry: the function's own decode error, unchanged
+        if "parse" in plan.retry_on and isinstance(error, PARSE_ERRORS):
+            return _parse_failure(plan, error)
         return outcome
     if plan.output_contract is None:
         return outcome

@@ -1,21 +1,26 @@
 """`parse_json` (seed 004): find and read the JSON in a model's reply.
 
 Tries strict JSON first, then a fenced code block, then the first object or array embedded
-in chat text, then the forgiving reader in `repair`. Raises `ParseError` (line, column,
-preview) when nothing sensible is left. Knows nothing about schemas or retries.
+in chat text (read by the C decoder), then the forgiving reader in `repair`. Raises
+`ParseError` (located, with the seed's diagnostic layout) when nothing sensible is left.
+Knows nothing about schemas or retries.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any, Literal, overload
 
 from engine.errors import ParseError
+from engine.guard import diagnose
 from engine.guard.repair import RepairFailed, repair
 
 _FENCE = "```"
-_PREVIEW_RADIUS = 30
+_OPENER = re.compile(r"[{\[]")
+_DECODER = json.JSONDecoder()
+RAW_OUTPUT_CHARS = 500
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,32 +45,6 @@ def _fenced_block(text: str) -> str | None:
     return text[body_start + 1 : end if end >= 0 else len(text)].strip()
 
 
-def _balanced_span(text: str) -> tuple[str, bool] | None:
-    """From the first `{` or `[` to its matching closer: `(span, closed)`.
-
-    When the closer never comes, the span runs to the end of the text and `closed` is False.
-    """
-    start = next((i for i, char in enumerate(text) if char in "{["), -1)
-    if start < 0:
-        return None
-    depth, quote, escaped = 0, "", False
-    for index in range(start, len(text)):
-        char = text[index]
-        if quote:
-            escaped, quote = (False, quote) if escaped else (char == "\\", "" if char == quote
-                                                             else quote)
-            continue
-        if char in "\"'":
-            quote = char
-        elif char in "{[":
-            depth += 1
-        elif char in "}]":
-            depth -= 1
-            if depth == 0:
-                return text[start : index + 1], True
-    return text[start:], False
-
-
 def _strict(text: str) -> Any:
     try:
         return json.loads(text)
@@ -73,33 +52,48 @@ def _strict(text: str) -> Any:
         return _NOTHING
 
 
+def _embedded(text: str) -> tuple[Any, int]:
+    """The strict JSON value starting at the first `{` or `[` of `text` (what follows it is
+    ignored) and that position; `_NOTHING` when it is not strict JSON; -1 without an opener."""
+    found = _OPENER.search(text)
+    if found is None:
+        return _NOTHING, -1
+    try:
+        return _DECODER.raw_decode(text, found.start())[0], found.start()
+    except json.JSONDecodeError:
+        return _NOTHING, found.start()
+
+
 _NOTHING = object()
 
 
-def _error(text: str, error: json.JSONDecodeError | None, reason: str) -> ParseError:
-    if error is None:
-        return ParseError(reason)
-    lo, hi = max(0, error.pos - _PREVIEW_RADIUS), error.pos + _PREVIEW_RADIUS
-    preview = text[lo:hi]
-    return ParseError(f"{reason}: {error.msg}", line=error.lineno, col=error.colno,
-                      preview=preview)
+def _error(text: str, error: json.JSONDecodeError) -> ParseError:
+    """The seed's diagnostic for the first decode error of `text`."""
+    return ParseError(
+        f"JSON parse error: {error.msg}", text[:RAW_OUTPUT_CHARS], error,
+        line=error.lineno, col=error.colno,
+        snippet=diagnose.snippet(text, error.lineno, error.colno),
+        suggestion=diagnose.suggest(error.msg, text, error.lineno, error.colno),
+        preview=diagnose.preview(text),
+    )
 
 
 def _recover(cleaned: str) -> ParseResult | None:
-    """Look for JSON inside chat text or a fence, repairing it if needed."""
+    """Look for JSON inside a fence or chat text, repairing it if needed."""
     fenced = _fenced_block(cleaned)
     candidates = [fenced] if fenced is not None else []
     candidates.append(cleaned)
     for candidate in candidates:
-        span = _balanced_span(candidate)
-        if span is None:
+        data = _strict(candidate) if candidate is fenced else _NOTHING
+        if data is not _NOTHING:
+            return ParseResult(data)
+        data, start = _embedded(candidate)
+        if start < 0:
             continue
-        text, _closed = span
-        data = _strict(text)
         if data is not _NOTHING:
             return ParseResult(data)
         try:
-            data, truncated = repair(text)
+            data, truncated = repair(candidate[start:])
         except RepairFailed:
             continue
         return ParseResult(data, truncated=truncated, repaired=True)
@@ -122,16 +116,16 @@ def parse_json(text: str, *, detailed: bool = False) -> Any:
     Raises `ParseError` (a `ValueError`, retried by `@guard`) when no JSON is found.
     """
     if not isinstance(text, str):
-        raise ParseError(f"expected a string of JSON, got {type(text).__name__}",
-                         preview=repr(text)[:_PREVIEW_RADIUS * 2])
+        shown = repr(text)[:RAW_OUTPUT_CHARS]
+        raise ParseError(f"Expected string, got {type(text).__name__}", shown,
+                         TypeError(f"expected str, got {type(text).__name__}"),
+                         preview=diagnose.preview(shown))
     cleaned = text.lstrip("\ufeff")
-    first_error: json.JSONDecodeError | None = None
     try:
         result = ParseResult(json.loads(cleaned))
     except json.JSONDecodeError as error:
-        first_error = error
         found = _recover(cleaned)
         if found is None:
-            raise _error(cleaned, first_error, "no JSON object or array found") from error
+            raise _error(text, error) from error
         result = found
     return result if detailed else result.data

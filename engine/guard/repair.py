@@ -8,8 +8,8 @@ open strings, arrays and objects). Pure: text in, value out; finding JSON in cha
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 STRUCTURAL = "{}[]:,"
@@ -19,76 +19,50 @@ _WORDS: dict[str, Any] = {
     "true": True, "false": False, "null": None, "True": True, "False": False, "None": None,
 }
 
+Token = tuple[str, str, bool]
+"""(kind, value, closed): kind is one of STRUCTURAL, "string" or "word"; `closed` is False
+for a string cut off by the end of the text."""
+
+_TOKEN = re.compile(
+    r"""(?P<skip>\s+|//[^\n]*|\#[^\n]*|/\*.*?(?:\*/|\Z))
+      |(?P<struct>[{}\[\]:,])
+      |(?P<string>"(?:[^"\\]|\\.)*"?|'(?:[^'\\]|\\.)*'?)
+      |(?P<word>[^\s{}\[\]:,"']+)""",
+    re.DOTALL | re.VERBOSE,
+)
+_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|.)", re.DOTALL)
+
 
 class RepairFailed(Exception):
     """The text holds nothing the repair pass can turn into a value."""
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
-    kind: str  # one of STRUCTURAL, "string", "word"
-    value: str
-    closed: bool = True  # False for a string cut off by the end of the text
+def _unescape(match: re.Match[str]) -> str:
+    code = match.group(1)
+    return chr(int(code[1:], 16)) if len(code) == 5 else _ESCAPES.get(code, code)
 
 
-def _read_string(text: str, start: int) -> tuple[Token, int]:
-    quote, pos, chars = text[start], start + 1, list[str]()
-    while pos < len(text):
-        char = text[pos]
-        if char == quote:
-            return Token("string", "".join(chars)), pos + 1
-        if char == "\\" and pos + 1 < len(text):
-            escaped = text[pos + 1]
-            if escaped == "u" and pos + 6 <= len(text):
-                try:
-                    chars.append(chr(int(text[pos + 2 : pos + 6], 16)))
-                    pos += 6
-                    continue
-                except ValueError:
-                    pass
-            chars.append(_ESCAPES.get(escaped, escaped))
-            pos += 2
-            continue
-        chars.append(char)
-        pos += 1
-    return Token("string", "".join(chars), closed=False), pos
-
-
-def _skip_comment(text: str, pos: int) -> int:
-    """Position after a `//`, `#` or `/* */` comment starting at `pos` (or `pos` if none)."""
-    if text.startswith("/*", pos):
-        end = text.find("*/", pos + 2)
-        return len(text) if end < 0 else end + 2
-    if text.startswith("//", pos) or text[pos] == "#":
-        end = text.find("\n", pos)
-        return len(text) if end < 0 else end + 1
-    return pos
+def _string(raw: str) -> Token:
+    """A quoted string token; unclosed when the text ends inside it."""
+    quote, end = raw[0], len(raw) - 1
+    backslashes = end - len(raw[:end].rstrip("\\"))
+    closed = end > 0 and raw[end] == quote and backslashes % 2 == 0
+    body = raw[1:end] if closed else raw[1:]
+    if "\\" in body:
+        body = _ESCAPE.sub(_unescape, body)
+    return ("string", body, closed)
 
 
 def tokenize(text: str) -> Iterator[Token]:
     """Split `text` into structural characters, strings and bare words; drop comments."""
-    pos = 0
-    while pos < len(text):
-        char = text[pos]
-        after_comment = _skip_comment(text, pos)
-        if after_comment != pos:
-            pos = after_comment
-        elif char.isspace():
-            pos += 1
-        elif char in STRUCTURAL:
-            yield Token(char, char)
-            pos += 1
-        elif char in "\"'":
-            token, pos = _read_string(text, pos)
-            yield token
-        else:
-            end = pos
-            while end < len(text) and not (
-                text[end].isspace() or text[end] in STRUCTURAL or text[end] in "\"'"
-            ):
-                end += 1
-            yield Token("word", text[pos:end])
-            pos = end
+    for match in _TOKEN.finditer(text):
+        kind, value = match.lastgroup, match.group()
+        if kind == "struct":
+            yield (value, value, True)
+        elif kind == "string":
+            yield _string(value)
+        elif kind == "word":
+            yield ("word", value, True)
 
 
 def _word_value(word: str) -> Any:
@@ -127,25 +101,26 @@ class _Reader:
         if token is None:
             self.truncated = True
             raise RepairFailed("text ended where a value was expected")
-        if token.kind == "{":
+        kind = token[0]
+        if kind == "{":
             return self.object(depth)
-        if token.kind == "[":
+        if kind == "[":
             return self.array(depth)
-        if token.kind == "string":
-            self.truncated |= not token.closed
-            return token.value
-        if token.kind == "word":
-            return _word_value(token.value)
-        raise RepairFailed(f"unexpected {token.value!r} where a value was expected")
+        if kind == "string":
+            self.truncated |= not token[2]
+            return token[1]
+        if kind == "word":
+            return _word_value(token[1])
+        raise RepairFailed(f"unexpected {token[1]!r} where a value was expected")
 
     def _end(self, closer: str) -> bool:
         """Skip stray commas; True at the closer (consumed) or at the end of the text."""
-        while (token := self.peek()) is not None and token.kind == ",":
+        while (token := self.peek()) is not None and token[0] == ",":
             self.pos += 1
         if token is None:
             self.truncated = True
             return True
-        if token.kind == closer:
+        if token[0] == closer:
             self.pos += 1
             return True
         return False
@@ -154,15 +129,16 @@ class _Reader:
         result: dict[str, Any] = {}
         while not self._end("}"):
             key = self.take()
-            if key is None or key.kind not in ("string", "word"):
+            if key is None or key[0] not in ("string", "word"):
                 raise RepairFailed("an object key must be a string")
-            if self.peek() is None or not key.closed:
+            following = self.peek()
+            if following is None or not key[2]:
                 self.truncated = True
                 break
-            if self.peek() == Token(":", ":"):
+            if following[0] == ":":
                 self.pos += 1
             try:
-                result[key.value] = self.value(depth + 1)
+                result[key[1]] = self.value(depth + 1)
             except RepairFailed:
                 if not self.truncated:
                     raise
@@ -182,7 +158,8 @@ class _Reader:
 
 
 def repair(text: str) -> tuple[Any, bool]:
-    """Read the first JSON-like value in `text`: `(value, truncated)`.
+    """Read the first JSON-like value in `text` (what follows it is ignored):
+    `(value, truncated)`.
 
     Raises `RepairFailed` when no value can be read, or when everything but an empty
     container had to be dropped (`{ see below` is chat, not an empty object).
@@ -190,6 +167,7 @@ def repair(text: str) -> tuple[Any, bool]:
     tokens = list(tokenize(text))
     reader = _Reader(tokens)
     value = reader.value(0)
-    if value in ({}, []) and any(token.kind in ("string", "word") for token in tokens):
+    read = tokens[: reader.pos]
+    if value in ({}, []) and any(token[0] in ("string", "word") for token in read):
         raise RepairFailed("only an empty container could be recovered")
     return value, reader.truncated

@@ -25,6 +25,7 @@ from engine.pump.todos import (
     TodoRegistry,
     TodoUntil,
     TodoWatcher,
+    get_todo_registry,
 )
 
 __all__ = [
@@ -51,4 +52,5 @@ __all__ = [
     "TodoRegistry",
     "TodoUntil",
     "TodoWatcher",
+    "get_todo_registry",
 ]

@@ -78,6 +78,12 @@ class SystemError(BaseModel):
 
 ROUTING_MESSAGE: Final = "Message could not be delivered. Please verify your target and try again."
 ROUTING_ERROR: Final = SystemError(code="routing", message=ROUTING_MESSAGE, retry_allowed=True)
+REPLY_BY_NAME_MESSAGE: Final = (
+    "Message could not be delivered. To answer the listener that called you, return "
+    "HandlerResponse.respond(payload) instead of naming it in `to`."
+)
+"""Sent instead of the generic message when a blocked send names the sender's own caller
+(`to=metadata.from_id`): the caller is already known to the handler, so nothing leaks."""
 
 HandlerResult = HandlerResponse | Sequence[HandlerResponse] | None
 Handler = Callable[[Any, HandlerMetadata], Awaitable[HandlerResult]]

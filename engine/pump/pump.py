@@ -18,7 +18,7 @@ from engine.pump.registry import SYSTEM_SENDER, Listener, ListenerRegistry
 from engine.pump.routing import Router
 from engine.pump.stats import Counters, InFlight, PumpStats, ShutdownReport
 from engine.pump.timing import Overrun, call_handler
-from engine.pump.todos import TodoRegistry
+from engine.pump.todos import TodoRegistry, serving
 
 log = logging.getLogger("engine.pump")
 
@@ -201,7 +201,8 @@ class Pump:
         if self._bridge is not None:
             self._bridge.started(env)
         try:
-            result = await call_handler(listener, env.payload, metadata)
+            with serving(router.todos):
+                result = await call_handler(listener, env.payload, metadata)
         except asyncio.TimeoutError:
             log.warning("%s timed out after %ss", listener.name, listener.timeout)
             outcome = router.fail(listener, env, "timeout",

@@ -11,6 +11,7 @@ from typing import Any
 
 from engine.errors import UsageError
 from engine.pump.contract import (
+    REPLY_BY_NAME_MESSAGE,
     ROUTING_ERROR,
     HandlerMetadata,
     HandlerResponse,
@@ -179,7 +180,9 @@ class Router:
             return
         target = self._deliverable(listener, env, response.to)
         if target is None:
-            self._error_to_sender(listener, env, outcome, "routing", ROUTING_ERROR.message)
+            by_name = response.to == env.from_id
+            message = REPLY_BY_NAME_MESSAGE if by_name else ROUTING_ERROR.message
+            self._error_to_sender(listener, env, outcome, "routing", message)
             return
         if target in SYSTEM_LISTENERS:
             self._serve_system(listener, env, target, response.payload, outcome)
@@ -266,7 +269,8 @@ class Router:
                 retry_allowed=False,
             )
             return
-        error = ROUTING_ERROR if code == "routing" else SystemError(code=code, message=message)
+        error = (ROUTING_ERROR if code == "routing" and message == ROUTING_ERROR.message
+                 else SystemError(code=code, message=message))
         outcome.errors.append(code)
         outcome.envelopes.append(
             Envelope(listener.name, SYSTEM_SENDER, env.thread_id, error, env.root)

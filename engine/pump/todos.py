@@ -5,12 +5,15 @@ the registry, the todo payloads and the built-in todo listeners. It never sends 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from engine.errors import UsageError
 from engine.pump.payloads import PayloadSpec
 
 TODO_LISTENER = "system.todo"
@@ -67,6 +70,11 @@ class TodoWatcher:
     eyebrow_raised: bool = False
     triggered_from: str = ""
 
+    @property
+    def id(self) -> str:
+        """The watcher id under the short name xml-pipeline used."""
+        return self.watcher_id
+
 
 class TodoRegistry:
     """Watchers by thread. Matching is on the exact payload type name (case-insensitive) and,
@@ -84,7 +92,6 @@ class TodoRegistry:
         thread_id: str,
         issuer: str,
         wait_for: str,
-        *,
         from_listener: str | None = None,
         description: str = "",
     ) -> str:
@@ -132,6 +139,19 @@ class TodoRegistry:
             del self._by_thread[watcher.thread_id]
         return True
 
+    def close_all_for_thread(self, thread_id: str) -> int:
+        """Close every watcher on one thread; returns how many."""
+        return self.close_threads([thread_id])
+
+    def clear(self) -> None:
+        """Close every watcher."""
+        self._by_id.clear()
+        self._by_thread.clear()
+
+    def format_nudge(self, watchers: list[TodoWatcher]) -> str:
+        """The `todo_nudge` text for raised watchers ("" when there are none)."""
+        return format_nudge(watchers)
+
     def close_threads(self, thread_ids: Iterable[str]) -> int:
         """Close every watcher on these (terminated) threads; returns how many."""
         closed = 0
@@ -156,9 +176,35 @@ def format_nudge(watchers: list[TodoWatcher]) -> str:
             f"- watcher_id: {w.watcher_id} (registered for: {w.wait_for}{desc}; "
             f"received from {w.triggered_from})"
         )
-    lines.append(f"Send TodoComplete(id=watcher_id) to {TODO_COMPLETE_LISTENER} to acknowledge.")
+    lines.append("Call todo_registry.close(watcher_id) to acknowledge (or send "
+                 f"TodoComplete(id=watcher_id) to {TODO_COMPLETE_LISTENER}).")
     return "\n".join(lines)
 
+
+_CURRENT: ContextVar[TodoRegistry | None] = ContextVar("todo_registry", default=None)
+
+
+def get_todo_registry() -> TodoRegistry:
+    """The todo registry of the pump running the calling handler (as in the handler contract's
+    examples: `get_todo_registry().get_raised_for(metadata.thread_id, metadata.own_name)`).
+
+    Raises `UsageError` outside a handler: each pump has its own registry (`pump.todos`).
+    """
+    registry = _CURRENT.get()
+    if registry is None:
+        raise UsageError("get_todo_registry() works inside a pump handler; "
+                         "elsewhere use the pump's own registry, pump.todos")
+    return registry
+
+
+@contextmanager
+def serving(todos: TodoRegistry) -> Iterator[None]:
+    """Make `todos` what `get_todo_registry()` returns while a handler runs."""
+    token = _CURRENT.set(todos)
+    try:
+        yield
+    finally:
+        _CURRENT.reset(token)
 
 
 _TODO_SPECS = {

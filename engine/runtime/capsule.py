@@ -5,16 +5,15 @@ Each handoff record becomes `sub_agent_spawn` (`human_handoff`) + `sub_agent_res
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from enum import Enum
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import UsageError
 from engine.lifecycle import HandoffRecord, HandoffStatus
 from engine.lifecycle.models import as_utc
+from engine.runtime.capsule_parts import capsule_agent, capsule_environment, choice
 from engine.runtime.capsule_steps import Step, record_steps, timestamp
 from engine.runtime.session import Session
 from engine.specs import new_capsule_id, parse_spec, seal, to_agent_error
@@ -25,7 +24,6 @@ if TYPE_CHECKING:
     from engine.runtime.engine import Engine
 
 CAPSULE_SCHEMA = "capsule_format_v1"
-E = TypeVar("E", bound=Enum)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,21 +53,23 @@ def export_run(
     trigger: RunTrigger | str = RunTrigger.HUMAN,
     environment: Environment | str = Environment.DEVELOPMENT,
     sandbox_tier: SandboxTier | str = SandboxTier.NONE,
+    model_provider: ModelProvider | str | None = None,
+    model_id: str | None = None,
+    goal: str | None = None,
     region: str | None = None,
     run_id: str | None = None,
     parent_run_id: str | None = None,
     started_at: datetime | None = None,
     at: datetime | None = None,
-    signed_by: str | None = None,
 ) -> RunExport:
-    """Export `session` from `engine` as a run capsule that passes `capsule_format_v1`.
+    """Export `session` from `engine` as a sealed run capsule that passes `capsule_format_v1`.
 
     `records` adds handoffs the session made that did not move it (refusals: pass their
     `outcome.record`); hop records are found on their own. `errors` are engine errors of the
     run, best converted with `to_agent_error(..., at=...)` when raised so they keep their time
-    (a bare exception is placed at `at`, the export time). Without `outcome`, the run is
-    `partial` while a handoff is still live and `success` otherwise; a `failure` takes
-    `error_code` or, without it, the code of the run's last error.
+    (a bare exception is placed at `at`, the export time). Without `outcome` (`run.status`),
+    the run is `partial` while a handoff is still live and `success` otherwise; `error_code`
+    joins `outcome.errors_encountered` and `error_message` the final answer.
 
     Step mapping, per handoff record (steps ordered by start time, indices 0..n-1):
 
@@ -83,34 +83,44 @@ def export_run(
       (`not_allowed` 401, `invalid_payload` 301, `loop` 601, ..., other reasons 600);
     - an engine error passed in `errors`: one `error` step at its time, with its code.
 
-    Each handoff step carries the record id as `tool_call_id` (a handoff is a handoff-tool
-    call and the record id is the engine's id for it), so a capsule joins back to the audit
-    trail. The capsule's agent is the agent that held the session first; its
-    `agent_version` is the config version.
+    Each handoff step carries the record id as `tool_call_id`, so a capsule joins back to the
+    audit trail. The capsule's agent is the agent that held the session first; the engine's
+    config version is `environment.extra.config_version` (see `capsule_agent`).
     """
     now = as_utc(at or datetime.now(timezone.utc))
     run = run_id or session.session_id
     found = _records(engine, session, records)
     steps = _steps(engine, found, [_as_agent_error(error, run, now) for error in errors], now)
     status = _status(outcome, found)
-    code, message = _failure(status, error_code, error_message, steps)
     begin = min([as_utc(started_at or now), *(step.started_at for step in steps)])
     end = max([now, *(step.ended_at for step in steps)])
     capsule: dict[str, Any] = {
         "capsule_id": new_capsule_id(),
         "schema_version": "1.0.0",
         "created_at": timestamp(now),
-        "agent": _agent(engine, session),
-        "run": _drop_none({"run_id": run, "trigger": _choice(RunTrigger, trigger, "trigger"),
-                           "started_at": timestamp(begin), "ended_at": timestamp(end),
-                           "parent_run_id": parent_run_id}),
+        "agent": capsule_agent(engine, session.path[0], provider=model_provider,
+                               model_id=model_id),
+        "run": _drop_none({"run_id": run, "started_at": timestamp(begin),
+                           "ended_at": timestamp(end), "status": status,
+                           "triggered_by": choice(RunTrigger, trigger, "trigger"),
+                           "parent_run_id": parent_run_id, "goal": goal}),
         "execution_trace": [step.to_dict(index) for index, step in enumerate(steps)],
-        "environment": _environment(environment, sandbox_tier, region),
-        "outcome": _drop_none({"status": status, "error_code": code, "error_message": message,
-                               "summary": summary or _summary(session, found)}),
+        "environment": capsule_environment(engine, environment, sandbox_tier, region),
+        "outcome": _outcome(steps, summary or _summary(session, found), error_code,
+                            error_message),
     }
     parse_spec(capsule, CAPSULE_SCHEMA)
-    return RunExport(seal(capsule, signed_by=signed_by), _indexed_errors(steps, run, session))
+    return RunExport(seal(capsule), _indexed_errors(steps, run, session))
+
+
+def _outcome(
+    steps: Sequence[Step], answer: str, error_code: int | None, error_message: str | None
+) -> dict[str, Any]:
+    codes = [step.error_code for step in steps if step.error_code is not None]
+    if error_code is not None and error_code not in codes:
+        codes.append(error_code)
+    final = f"{answer}; failed: {error_message}" if error_message else answer
+    return {"final_answer": final, "total_steps": len(steps), "errors_encountered": codes}
 
 
 def _steps(
@@ -124,17 +134,6 @@ def _steps(
         steps.append(Step(at, at, "error", error.code, None, error, error.agent_id))
     steps.sort(key=lambda step: step.started_at)
     return steps
-
-
-def _environment(
-    environment: Environment | str, sandbox_tier: SandboxTier | str, region: str | None
-) -> dict[str, Any]:
-    return _drop_none({
-        "environment": _choice(Environment, environment, "environment"),
-        "sandbox_tier": _choice(SandboxTier, sandbox_tier, "sandbox_tier"),
-        "runtime": f"python {sys.version_info.major}.{sys.version_info.minor}",
-        "region": region,
-    })
 
 
 def _records(
@@ -174,52 +173,15 @@ def _indexed_errors(steps: Sequence[Step], run_id: str, session: Session) -> tup
 
 def _status(outcome: RunStatus | str | None, records: Sequence[HandoffRecord]) -> str:
     if outcome is not None:
-        return _choice(RunStatus, outcome, "outcome")
+        return choice(RunStatus, outcome, "outcome")
     live = any(record.is_live for record in records)
     return RunStatus.PARTIAL.value if live else RunStatus.SUCCESS.value
-
-
-def _failure(
-    status: str, code: int | None, message: str | None, steps: Sequence[Step]
-) -> tuple[int | None, str | None]:
-    if status != RunStatus.FAILURE.value or code is not None:
-        return code, message
-    last = next((step.error for step in reversed(steps) if step.error is not None), None)
-    if last is None:
-        raise UsageError("a failure outcome needs error_code, or an error in the run to take "
-                         "it from")
-    return last.code, message or last.message
-
-
-def _agent(engine: Engine, session: Session) -> dict[str, Any]:
-    first = session.path[0]
-    spec = engine.snapshot.agents.get(first)
-    model: Any = spec.metadata.get("model") if spec is not None else None
-    provider = None
-    if isinstance(model, Mapping):
-        provider, model = model.get("provider"), model.get("deployment") or model.get("name")
-    providers = {item.value for item in ModelProvider}
-    return _drop_none({
-        "agent_id": first,
-        "agent_name": first,
-        "agent_version": engine.version,
-        "model_provider": provider if provider in providers else None,
-        "model": model if isinstance(model, str) else None,
-    })
 
 
 def _summary(session: Session, records: Sequence[HandoffRecord]) -> str:
     refused = sum(record.status is HandoffStatus.rejected for record in records)
     path = " -> ".join(session.path)
     return f"{len(records)} handoff(s), {refused} refused; path: {path}"[:4096]
-
-
-def _choice(kind: type[E], value: E | str, what: str) -> str:
-    try:
-        return str(kind(value).value)
-    except ValueError:
-        choices = ", ".join(str(item.value) for item in kind)
-        raise UsageError(f"{what} {value!r} is not one of: {choices}") from None
 
 
 def _drop_none(data: dict[str, Any]) -> dict[str, Any]:

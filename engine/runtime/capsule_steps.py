@@ -45,6 +45,8 @@ class Step:
             data["tool_call_id"] = self.record_id
         if self.error_code is not None:
             data["error_code"] = self.error_code
+        if self.error is not None:
+            data["error_message"] = self.error.message
         return data
 
 

@@ -9,10 +9,33 @@ import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Protocol
 
+from engine.config.models import AgentSpec
 from engine.config.snapshot import Snapshot
 from engine.errors import UsageError
+
+
+class AgentSource(Protocol):
+    """What a session reads from its config: the agents and the trigger map (a `Snapshot`, or
+    a fixed set of agents)."""
+
+    @property
+    def agents(self) -> Mapping[str, AgentSpec]: ...
+
+    @property
+    def handoff_map(self) -> Mapping[str, str]: ...
+
+
+def entry_of(source: AgentSource) -> str:
+    """Where a session starts: the config's entry, else the agent marked `is_entry_point`,
+    else the first agent."""
+    if isinstance(source, Snapshot):
+        return source.config.engine.entry
+    marked = [name for name, agent in source.agents.items() if agent.handoff.is_entry_point]
+    if not marked and not source.agents:
+        raise UsageError("a session needs at least one agent")
+    return (marked or list(source.agents))[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +58,7 @@ class Session:
 
     def __init__(
         self,
-        snapshot: Callable[[], Snapshot],
+        snapshot: Callable[[], AgentSource],
         *,
         session_id: str | None = None,
         active_agent: str | None = None,
@@ -48,8 +71,7 @@ class Session:
         self._hops: list[SessionHop] = []
         self._stack: list[str] = []
         self.system_vars: dict[str, Any] = dict(system_vars or {})
-        entry = snapshot().config.engine.entry
-        self._active = active_agent or entry
+        self._active = active_agent or entry_of(snapshot())
         self._require_agent(self._active)
 
     # -- agents ----------------------------------------------------------------------------
@@ -63,10 +85,10 @@ class Session:
         with self._lock:
             self._active = name
 
-    def _require_agent(self, name: str) -> None:
+    def _require_agent(self, name: str, what: str = "agent") -> None:
         agents = self._snapshot().agents
         if name not in agents:
-            raise UsageError(f"unknown agent {name!r}; known: {', '.join(agents)}")
+            raise UsageError(f"Unknown {what}: {name} (known: {', '.join(agents)})")
 
     # -- handoff map (seed 002 HandoffProvider) ---------------------------------------------
     @property
@@ -85,8 +107,9 @@ class Session:
         return tool_name in self.handoff_map
 
     def update_handoff_map(self, tool_name: str, target_agent: str) -> None:
-        """Route `tool_name` to `target_agent` in this session only; effective at once."""
-        self._require_agent(target_agent)
+        """Route `tool_name` to `target_agent` in this session only; effective at once.
+        Raises `UsageError` (a ValueError) `Unknown target agent: ...` for an unknown agent."""
+        self._require_agent(target_agent, "target agent")
         with self._lock:
             self._overrides.removed.discard(tool_name)
             self._overrides.added[tool_name] = target_agent

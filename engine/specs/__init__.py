@@ -1,9 +1,10 @@
 """Canonical specs (seed 003): the bundled schemas, their loader, and pydantic models.
 
 `list_schemas`, `load_schema`, `validate`, `validate_quietly`, `get_schema_path`, the three
-spec errors, `parse_spec` for typed access with every cross-field rule enforced, and
-`to_agent_error` to express any engine error as an error-taxonomy instance, and capsule
-helpers (`new_capsule_id`, `seal`, `verify`).
+spec errors, `parse_spec` for typed access with every cross-field rule enforced,
+`validate_error` for one runtime error, `to_agent_error` to express any engine error as one,
+`engine_taxonomy()` (the engine's codes as a catalogue), and capsule helpers
+(`new_capsule_id`, `seal`, `verify`).
 """
 
 from engine.errors import SchemaNotFoundError, SchemaParseError, SchemaValidationError
@@ -13,15 +14,17 @@ from engine.specs.loader import (
     list_schemas,
     load_schema,
     validate,
+    validate_error,
     validate_quietly,
 )
-from engine.specs.taxonomy import to_agent_error
+from engine.specs.taxonomy import engine_taxonomy, to_agent_error
 from engine.specs.typed import parse_spec
 
 __all__ = [
     "SchemaNotFoundError",
     "SchemaParseError",
     "SchemaValidationError",
+    "engine_taxonomy",
     "get_schema_path",
     "list_schemas",
     "load_schema",
@@ -30,6 +33,7 @@ __all__ = [
     "seal",
     "to_agent_error",
     "validate",
+    "validate_error",
     "validate_quietly",
     "verify",
 ]

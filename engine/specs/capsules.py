@@ -21,21 +21,28 @@ def new_capsule_id() -> str:
 
 
 def capsule_digest(capsule: dict[str, Any]) -> str:
-    """SHA-256 of the capsule's canonical JSON, leaving out its own `integrity` block."""
+    """`sha256:<hex>` of the capsule's canonical JSON, leaving out its own `integrity` block."""
     body = {key: value for key, value in capsule.items() if key != "integrity"}
     canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-def seal(capsule: dict[str, Any], *, signed_by: str | None = None) -> dict[str, Any]:
-    """A copy of `capsule` with an `integrity` block (sha256 digest) for its content."""
-    integrity: dict[str, Any] = {"algorithm": "sha256", "digest": capsule_digest(capsule)}
-    if signed_by is not None:
-        integrity["signed_by"] = signed_by
+def seal(
+    capsule: dict[str, Any], *, signature: str | None = None, signing_key_id: str | None = None
+) -> dict[str, Any]:
+    """A copy of `capsule` whose `integrity.capsule_hash` covers its content. A signature made
+    over that hash (and the id of its key) can be added by sealing again with them: the hash
+    does not cover the `integrity` block, so it stays the same."""
+    integrity: dict[str, Any] = {"capsule_hash": capsule_digest(capsule)}
+    if signature is not None:
+        integrity["signature"] = signature
+    if signing_key_id is not None:
+        integrity["signing_key_id"] = signing_key_id
     return {**capsule, "integrity": integrity}
 
 
 def verify(capsule: dict[str, Any]) -> bool:
-    """True when the capsule's integrity digest matches its content."""
+    """True when the capsule's `integrity.capsule_hash` matches its content (signatures are
+    the signer's to check)."""
     integrity = capsule.get("integrity") or {}
-    return bool(integrity.get("digest") == capsule_digest(capsule))
+    return bool(integrity.get("capsule_hash") == capsule_digest(capsule))

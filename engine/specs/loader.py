@@ -2,21 +2,25 @@
 
 Schemas are package data under `engine/_schemas/specs/`, read through `engine.config.schemas`.
 The parsed text is cached, but every `load_schema` call hands out a fresh copy, so no caller
-can corrupt what the next one sees. Never writes files.
+can corrupt what the next one sees. Formats are checked, `date-time` as ISO 8601 with the
+offset optional (as the spec models read it). Never writes files.
 """
 
 from __future__ import annotations
 
 import sys
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import jsonschema
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, FormatChecker
+from jsonschema.exceptions import SchemaError
 
 from engine.config import schemas as bundled
 from engine.config.schemas import schema_root
 from engine.errors import SchemaNotFoundError, SchemaParseError, SchemaValidationError
+from engine.specs.models.common import parse_date_time
 
 if sys.version_info >= (3, 11):
     from importlib.resources.abc import Traversable
@@ -25,6 +29,9 @@ else:
 
 SUFFIX = ".json"
 SPECS = "specs"
+ERROR_SCHEMA = "agent_error_taxonomy_v1"
+ERROR_INSTANCE = "error_instance"
+"""The `$defs` entry of `agent_error_taxonomy_v1` that one runtime error validates against."""
 
 
 def _folder() -> Traversable:
@@ -60,19 +67,56 @@ def load_schema(schema_name: str) -> dict[str, Any]:
     return bundled.load_schema(_bundled_name(schema_name))
 
 
-def validator_for(schema_name: str) -> Draft202012Validator:
-    """A Draft 2020-12 validator for the named schema, with `format` really checked."""
-    return bundled.validator_for(_bundled_name(schema_name))
+def _spec_formats() -> FormatChecker:
+    checker = FormatChecker()
+    checker.checkers = dict(Draft202012Validator.FORMAT_CHECKER.checkers)
+    checker.checks("date-time")(
+        lambda value: not isinstance(value, str) or parse_date_time(value) is not None)
+    return checker
+
+
+def validator_for(schema_name: str, definition: str | None = None) -> Draft202012Validator:
+    """A cached Draft 2020-12 validator for the named schema (or one of its `$defs`), with
+    formats checked. Raises `SchemaNotFoundError` or `SchemaParseError`."""
+    _bundled_name(schema_name)
+    return _validator(schema_name, definition)
+
+
+@cache
+def _validator(schema_name: str, definition: str | None) -> Draft202012Validator:
+    schema = load_schema(schema_name)
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as error:
+        raise SchemaParseError(get_schema_path(schema_name), error) from error
+    if definition is not None:
+        if definition not in schema.get("$defs", {}):
+            raise SchemaNotFoundError(f"{schema_name}#/$defs/{definition}")
+        schema = {"$schema": schema["$schema"], "$defs": schema["$defs"],
+                  "$ref": f"#/$defs/{definition}"}
+    return Draft202012Validator(schema, format_checker=_spec_formats())
 
 
 def validate(data: Any, schema_name: str) -> bool:
     """Validate `data` against the named schema; True, or raise `SchemaValidationError`
     (its `validation_error` is the most relevant `jsonschema` error) or
     `SchemaNotFoundError`."""
-    error = jsonschema.exceptions.best_match(validator_for(schema_name).iter_errors(data))
-    if error is not None:
-        raise SchemaValidationError(error, schema_name)
+    _raise_first(validator_for(schema_name), data, schema_name)
     return True
+
+
+def validate_error(data: Any) -> bool:
+    """Validate one runtime error (an `AgentError` dump) against the `error_instance`
+    definition of `agent_error_taxonomy_v1`; True, or raise `SchemaValidationError`."""
+    _raise_first(validator_for(ERROR_SCHEMA, ERROR_INSTANCE), data,
+                 f"{ERROR_SCHEMA}#/$defs/{ERROR_INSTANCE}")
+    return True
+
+
+def _raise_first(validator: Draft202012Validator, data: Any, label: str) -> None:
+    error = jsonschema.exceptions.best_match(validator.iter_errors(data))
+    if error is not None:
+        raise SchemaValidationError(error, label)
 
 
 def validate_quietly(data: Any, schema_name: str) -> tuple[bool, str]:

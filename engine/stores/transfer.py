@@ -43,11 +43,12 @@ def _parse_one(index: int, item: Any) -> HandoffRecord:
     try:
         record = HandoffRecord.model_validate(item)
     except ValidationError as error:
-        problems = "; ".join(
-            f"{'.'.join(str(part) for part in e['loc']) or '<record>'}: {e['msg']}"
-            for e in error.errors()[:5]
+        found = [(tuple(e["loc"]), str(e["msg"])) for e in error.errors()]
+        detail = "; ".join(
+            f"{'.'.join(str(part) for part in loc) or '<record>'}: {message}"
+            for loc, message in found[:5]
         )
-        raise RecordImportError(index, problems) from error
+        raise RecordImportError(index, detail, problems=found) from error
     problem = history_problem(record)
     if problem is not None:
         raise RecordImportError(index, problem)

@@ -34,12 +34,12 @@ def main() -> None:
         engine.accept(record_id, actor="fraud_agent")
         engine.start(record_id, actor="fraud_agent")
         engine.complete(record_id, {"case": "F-1042"}, actor="fraud_agent")
-        capsule = export_capsule(engine, session, signed_by="banking-demo")
+        capsule = export_capsule(engine, session, model_provider="openai")
     for step in capsule["execution_trace"]:
         print(f"step {step['step_index']}: {step['step_type']}")
-    print(f"outcome: {capsule['outcome']['status']}; sealed and verified: {verify(capsule)}")
+    print(f"run: {capsule['run']['status']}; sealed and verified: {verify(capsule)}")
     tampered = json.loads(json.dumps(capsule))
-    tampered["outcome"]["status"] = "failure"
+    tampered["run"]["status"] = "failure"
     print(f"tampered copy verified: {verify(tampered)}")
 
 

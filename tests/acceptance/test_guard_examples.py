@@ -39,6 +39,6 @@ def test_session_capsule_example_runs() -> None:
             "schema at card_last4: '12a4' does not match") in out
     assert "handed off to fraud_agent; the session is on fraud_agent" in out
     assert "step 0: sub_agent_spawn\nstep 1: sub_agent_result\n" in out
-    assert "outcome: success; sealed and verified: True" in out
+    assert "run: success; sealed and verified: True" in out
     assert "tampered copy verified: False" in out
     assert done.stderr == ""

@@ -111,7 +111,7 @@ def test_bad_input_gets_a_message_not_a_traceback(
         good = [record.model_dump(mode="json") for record in store.query()]
     bad_import.write_text(json.dumps([good[0], {**good[1], "status": "lost"}]))
     cases = [
-        (("show", "h-unknown", "--store", path), 1, "no handoff record with id 'h-unknown'"),
+        (("show", "h-unknown", "--store", path), 1, "No handoff record found with id 'h-unknown'."),
         (("list", "--store", garbage), 1, f"{garbage}: not a SQLite database"),
         (("import", bad_import, "--store", path), 1, "record #1 is invalid, nothing imported"),
         (("list", "--store", path, "--since", "yesterday"), 2, "not an ISO 8601 time"),

@@ -13,29 +13,40 @@ import pytest
 pytestmark = pytest.mark.slow
 
 ERROR_YAML = """\
-code: 301
-category: planning
-message: ""
-severity: error
-timestamp: "2024-05-01"
+taxonomy_version: "1.0"
+categories:
+  - category_name: tools
+    code_prefix: 2
+    description: ""
+    errors:
+      - {code: 301, name: TOOL_TIMEOUT, description: d, severity: error, recoverable: true}
 """
 GOOD_YAML = """\
 # yaml-language-server: $schema=../schemas/specs/agent_error_taxonomy_v1.json
-code: 201
-category: tool_execution
-message: tool timed out
-severity: error
+taxonomy_version: "1.0.0"
+categories:
+  - category_name: tools
+    code_prefix: 2
+    description: Tools that fail
+    errors:
+      - code: 201
+        name: TOOL_TIMEOUT
+        description: A tool timed out
+        severity: error
+        recoverable: true
 """
 CAPSULE = {
     "capsule_id": "capsule_" + "B" * 26, "schema_version": "1.0.0",
     "created_at": "2024-05-01T12:00:05Z",
-    "agent": {"agent_id": "a", "agent_name": "A"},
-    "run": {"run_id": "r", "trigger": "test", "started_at": "2024-05-01T12:00:00Z"},
+    "agent": {"agent_id": "a", "agent_name": "A", "agent_version": "1.0.0",
+              "model": {"provider": "local", "model_id": "m"}},
+    "run": {"run_id": "r", "started_at": "2024-05-01T12:00:00",
+            "ended_at": "2024-05-01T12:00:01", "status": "success"},
     "execution_trace": [{"step_index": 1, "step_type": "planning",
                          "started_at": "2024-05-01T12:00:00Z",
                          "ended_at": "2024-05-01T12:00:01Z"}],
-    "environment": {"environment": "staging", "sandbox_tier": "none"},
-    "outcome": {"status": "success"},
+    "environment": {"aumai_runtime_version": "0.1.0", "python_version": "3.11.9"},
+    "outcome": {"final_answer": None},
 }
 
 
@@ -52,7 +63,7 @@ def test_schema_list_and_show() -> None:
         "tool_canonical_ir_v1"]
     shown = handoff("schema", "show", "capsule_format_v1")
     assert shown.returncode == 0
-    assert json.loads(shown.stdout)["title"] == "Run capsule v1"
+    assert json.loads(shown.stdout)["title"] == "AumAI Deterministic Run Capsule"
 
 
 def test_unknown_schema_names_are_usage_errors() -> None:
@@ -77,9 +88,12 @@ def test_validate_reports_every_issue_located(
     done = handoff("validate", "agent_error_taxonomy_v1", bad, good, str(folder / "gone.yml"))
     assert done.returncode == 1
     lines = done.stdout.splitlines()
-    assert f"{bad}:2:11: error[enum] $.category: 'context' was expected" in lines
-    assert f"{bad}:3:10: error[schema] $.message: '' should be non-empty" in lines
-    assert f"{bad}:5:12: error[format] $.timestamp: '2024-05-01' is not a 'date-time'" in lines
+    assert f"{bad}:1:19: error[schema] $.taxonomy_version: '1.0' does not match " \
+        "'^\\\\d+\\\\.\\\\d+\\\\.\\\\d+$'" in lines
+    assert f"{bad}:5:18: error[schema] $.categories[0].description: '' should be non-empty" \
+        in lines
+    assert f"{bad}:7:16: error[schema] $.categories[0].errors[0].code: 301 is greater than " \
+        "the maximum of 299" in lines
     assert any(line.startswith(f"{folder / 'gone.yml'}: error[file-not-found]") for line in lines)
     assert lines[-1] == "4 error(s), 0 warning(s)"
     assert good not in done.stdout
@@ -95,7 +109,7 @@ def test_validate_json_file_with_model_only_rule(
     report = json.loads(done.stdout)
     assert report["errors"] == 1
     (found,) = report["issues"]
-    assert found["json_path"] == "$" and "0-based and contiguous" in found["message"]
+    assert found["json_path"] == "$" and "contiguous and zero-based" in found["message"]
     assert found["line"] >= 1 and found["col"] >= 1
 
 
@@ -105,4 +119,4 @@ def test_validate_github_annotations(write_files: Callable[[dict[str, str]], Pat
                    "--format", "github")
     assert done.returncode == 1
     assert all(line.startswith("::error file=") for line in done.stdout.splitlines())
-    assert ",line=5,col=12,title=format::" in done.stdout
+    assert ",line=7,col=16,title=schema::" in done.stdout

@@ -7,12 +7,13 @@ too, plus the rules JSON Schema cannot express (documented per module).
 from engine.specs.models.capability import (
     AgentCapability,
     CapabilityMetadata,
-    EgressRule,
     FilesystemConfig,
     NetworkConfig,
+    NetworkEgressRule,
     PermissionsConfig,
     ResourceLimits,
     SandboxConfig,
+    SecretBinding,
     ToolDeclaration,
 )
 from engine.specs.models.capsule import (
@@ -22,9 +23,11 @@ from engine.specs.models.capsule import (
     CapsuleOutcome,
     CapsuleRun,
     CapsuleStep,
+    ModelInfo,
     RunCapsule,
     StepCost,
     TokenUsage,
+    ToolBinding,
 )
 from engine.specs.models.enums import (
     CostEstimate,
@@ -44,7 +47,13 @@ from engine.specs.models.enums import (
     SideEffect,
     StepType,
 )
-from engine.specs.models.error_taxonomy import AgentError, category_for
+from engine.specs.models.error_taxonomy import (
+    AgentError,
+    AgentErrorTaxonomy,
+    TaxonomyCategory,
+    TaxonomyErrorEntry,
+    category_for,
+)
 from engine.specs.models.tool_ir import (
     RateLimit,
     ToolCanonicalIR,
@@ -54,9 +63,10 @@ from engine.specs.models.tool_ir import (
     ToolSourceFormats,
 )
 
-MODEL_BY_SCHEMA: dict[str, type[ToolCanonicalIR | AgentError | RunCapsule | AgentCapability]] = {
+SpecRoot = ToolCanonicalIR | AgentErrorTaxonomy | RunCapsule | AgentCapability
+MODEL_BY_SCHEMA: dict[str, type[SpecRoot]] = {
     "agent_capability_v1": AgentCapability,
-    "agent_error_taxonomy_v1": AgentError,
+    "agent_error_taxonomy_v1": AgentErrorTaxonomy,
     "capsule_format_v1": RunCapsule,
     "tool_canonical_ir_v1": ToolCanonicalIR,
 }
@@ -66,6 +76,7 @@ __all__ = [
     "MODEL_BY_SCHEMA",
     "AgentCapability",
     "AgentError",
+    "AgentErrorTaxonomy",
     "CapabilityMetadata",
     "CapsuleAgent",
     "CapsuleEnvironment",
@@ -76,13 +87,14 @@ __all__ = [
     "CostEstimate",
     "DataClassification",
     "EgressMode",
-    "EgressRule",
     "Environment",
     "ErrorCategory",
     "FilesystemConfig",
     "FilesystemMode",
+    "ModelInfo",
     "ModelProvider",
     "NetworkConfig",
+    "NetworkEgressRule",
     "NetworkProtocol",
     "PermissionsConfig",
     "PiiHandling",
@@ -94,11 +106,16 @@ __all__ = [
     "RunTrigger",
     "SandboxConfig",
     "SandboxTier",
+    "SecretBinding",
     "SeverityLevel",
     "SideEffect",
+    "SpecRoot",
     "StepCost",
     "StepType",
+    "TaxonomyCategory",
+    "TaxonomyErrorEntry",
     "TokenUsage",
+    "ToolBinding",
     "ToolCanonicalIR",
     "ToolCapability",
     "ToolDeclaration",

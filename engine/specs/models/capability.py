@@ -1,24 +1,23 @@
 """`AgentCapability` and its parts (schema `agent_capability_v1`). Cross-field rules:
 production agents do not use sandbox tier `none`; PII access needs a `confidential` or
-`restricted` classification; `allowlist_only` egress needs a rule; `image` only with
+`restricted` classification; `allowlist_only` egress needs a rule; a sandbox `image` only with
 tier `docker_local`."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field, StrictStr, model_validator
 
 from engine.specs.models.common import (
-    Hostname,
     Integer,
+    NonEmpty,
     Number,
     SemVer,
     SpecModel,
     StrictBool,
     Timestamp,
-    ToolName,
-    Uri,
+    UniqueList,
 )
 from engine.specs.models.enums import (
     DataClassification,
@@ -32,90 +31,135 @@ from engine.specs.models.enums import (
 PII_CLASSES = frozenset({DataClassification.CONFIDENTIAL, DataClassification.RESTRICTED})
 
 
+class SecretBinding(SpecModel):
+    """A secret reference injected as an environment variable."""
+
+    secret_name: NonEmpty
+    env_var: NonEmpty
+
+
 class SandboxConfig(SpecModel):
+    """Sandbox environment configuration."""
+
     tier: SandboxTier
-    image: Annotated[StrictStr, Field(min_length=1)] | None = None
+    image: StrictStr | None = None
+    startup_timeout_seconds: Annotated[Integer, Field(ge=1, le=300)] = 30
+    environment_variables: dict[str, StrictStr] = Field(default_factory=dict)
+    secrets: list[SecretBinding] = Field(default_factory=list)
 
     @model_validator(mode="after")
-    def _image_needs_docker(self) -> SandboxConfig:
-        if self.image is not None and self.tier is not SandboxTier.DOCKER_LOCAL:
-            raise ValueError(f"image is only valid with tier 'docker_local', "
-                             f"not {self.tier.value!r}")
+    def _image_only_for_docker(self) -> SandboxConfig:
+        if self.image and self.tier is not SandboxTier.DOCKER_LOCAL:
+            raise ValueError("image is only applicable when tier is 'docker_local'.")
         return self
 
 
-class EgressRule(SpecModel):
-    host: Hostname
-    port: Annotated[Integer, Field(ge=1, le=65535)] | None = None
-    protocol: NetworkProtocol = NetworkProtocol.HTTPS
+class NetworkEgressRule(SpecModel):
+    """A single network egress allowlist rule."""
+
+    host: NonEmpty
+    ports: Annotated[list[Annotated[Integer, Field(ge=1, le=65535)]], Field(min_length=1)]
+    protocol: NetworkProtocol
+    description: Annotated[StrictStr, Field(max_length=256)] | None = None
+    rate_limit_rps: Annotated[Integer, Field(ge=1)] | None = None
 
 
 class NetworkConfig(SpecModel):
+    """Network egress policy configuration."""
+
     egress_mode: EgressMode
-    egress_rules: tuple[EgressRule, ...] = ()
+    egress_rules: list[NetworkEgressRule] = Field(default_factory=list)
+    dns_policy: Literal["default", "none", "cluster_first"] = "default"
 
     @model_validator(mode="after")
-    def _allowlist_needs_rules(self) -> NetworkConfig:
+    def _allowlist_has_rules(self) -> NetworkConfig:
         if self.egress_mode is EgressMode.ALLOWLIST_ONLY and not self.egress_rules:
-            raise ValueError("egress_mode 'allowlist_only' requires at least one egress_rule")
+            raise ValueError("egress_rules must be non-empty when egress_mode is "
+                             "'allowlist_only'.")
         return self
 
 
 class FilesystemConfig(SpecModel):
+    """Filesystem access configuration."""
+
     mode: FilesystemMode
-    allowed_paths: tuple[Annotated[StrictStr, Field(min_length=1)], ...] = ()
-    max_size_mb: Annotated[Integer, Field(ge=0)] | None = None
+    allowed_paths: list[StrictStr] = Field(default_factory=list)
+    max_file_size_mb: Annotated[Integer, Field(ge=1, le=10240)] = 100
+    max_total_storage_mb: Annotated[Integer, Field(ge=1, le=102400)] = 1024
 
 
 class ResourceLimits(SpecModel):
-    max_memory_mb: Annotated[Integer, Field(ge=1, le=1_048_576)]
-    max_cpu_cores: Annotated[Number, Field(gt=0, le=256)]
-    max_runtime_seconds: Annotated[Integer, Field(ge=1, le=86400)]
-    max_tokens: Annotated[Integer, Field(ge=1)] | None = None
-    max_cost_usd: Annotated[Number, Field(ge=0)] | None = None
+    """Compute resource limits for an agent."""
+
+    max_cpu_cores: Annotated[Number, Field(ge=0.1, le=64.0)]
+    max_memory_mb: Annotated[Integer, Field(ge=64, le=131072)]
+    max_run_duration_seconds: Annotated[Integer, Field(ge=1, le=86400)]
+    max_concurrent_tool_calls: Annotated[Integer, Field(ge=1, le=100)] = 5
+    max_llm_calls_per_run: Annotated[Integer, Field(ge=1, le=10000)] = 100
+    max_tokens_per_run: Annotated[Integer, Field(ge=1000, le=100_000_000)] | None = None
+    max_cost_usd_per_run: Annotated[Number, Field(ge=0.001, le=10000.0)] | None = None
+    gpu_required: StrictBool = False
 
 
 class PermissionsConfig(SpecModel):
-    allowed_actions: tuple[StrictStr, ...] = ()
+    """Declared permission scopes for an agent."""
+
+    scopes: Annotated[list[Annotated[StrictStr, Field(min_length=1, max_length=256)]],
+                      UniqueList] = Field(default_factory=list)
+    data_classifications: Annotated[list[DataClassification], UniqueList] = Field(
+        default_factory=list)
     pii_access: StrictBool = False
-    data_classifications: tuple[DataClassification, ...] = ()
-    requires_human_approval: StrictBool = False
+    audit_all_runs: StrictBool = True
 
 
 class ToolDeclaration(SpecModel):
-    name: ToolName
-    version: SemVer | None = None
-    required: StrictBool = True
+    """A tool binding in a capability declaration."""
+
+    tool_name: NonEmpty
+    tool_version: SemVer
+    capability_subset: list[StrictStr] = Field(default_factory=list)
+    optional: StrictBool = False
 
 
 class CapabilityMetadata(SpecModel):
-    environment: Environment = Environment.DEVELOPMENT
-    owner: StrictStr | None = None
-    description: Annotated[StrictStr, Field(max_length=1024)] | None = None
-    created_at: Timestamp | None = None
-    documentation_url: Uri | None = None
-    tags: tuple[StrictStr, ...] = ()
+    """Lifecycle and ownership metadata for a capability manifest."""
+
+    owner_team: StrictStr | None = None
+    approved_by: StrictStr | None = None
+    approved_at: Timestamp | None = None
+    review_required_at: Timestamp | None = None
+    environment: Environment | None = None
+    labels: dict[str, StrictStr] = Field(default_factory=dict)
 
 
 class AgentCapability(SpecModel):
+    """Full capability declaration for an agent."""
+
     capability_version: SemVer
     agent_id: Annotated[StrictStr, Field(min_length=1, max_length=128)]
     agent_name: Annotated[StrictStr, Field(min_length=1, max_length=128)]
+    agent_version: SemVer | None = None
+    description: Annotated[StrictStr, Field(max_length=1024)] | None = None
     sandbox: SandboxConfig
     network: NetworkConfig
     filesystem: FilesystemConfig
     resources: ResourceLimits
     permissions: PermissionsConfig
-    tools: tuple[ToolDeclaration, ...] = ()
-    metadata: CapabilityMetadata = CapabilityMetadata()
+    tools: list[ToolDeclaration] = Field(default_factory=list)
+    metadata: CapabilityMetadata = Field(default_factory=CapabilityMetadata)
 
     @model_validator(mode="after")
-    def _policy(self) -> AgentCapability:
-        production = self.metadata.environment is Environment.PRODUCTION
-        if production and self.sandbox.tier is SandboxTier.NONE:
-            raise ValueError("production agents must not use sandbox tier 'none'")
+    def _production_sandbox(self) -> AgentCapability:
+        if (self.metadata.environment is Environment.PRODUCTION
+                and self.sandbox.tier is SandboxTier.NONE):
+            raise ValueError("Production agents must not use sandbox tier 'none'. "
+                             "Use e2b_micro or higher.")
+        return self
+
+    @model_validator(mode="after")
+    def _pii_needs_classification(self) -> AgentCapability:
         declared = set(self.permissions.data_classifications)
         if self.permissions.pii_access and not declared & PII_CLASSES:
-            raise ValueError("pii_access requires 'confidential' or 'restricted' in "
-                             "permissions.data_classifications")
+            raise ValueError("Agents with pii_access=True must declare at least "
+                             "'confidential' in data_classifications.")
         return self

@@ -1,18 +1,28 @@
-"""`RunCapsule` and its parts (schema `capsule_format_v1`). Cross-field rules: a step's
-`ended_at` is not before its `started_at` (also for the run); `tool_name` only on
-tool_call/tool_result steps; trace indices 0-based and contiguous; a failure outcome carries
-an `error_code`. The schema holds every rule JSON Schema can express."""
+"""`RunCapsule` and its parts (schema `capsule_format_v1`). Cross-field rules: a non-empty
+`tool_name` only on tool_call/tool_result steps; and, beyond what JSON Schema can express,
+`ended_at` not before `started_at` (steps and run), trace indices 0-based and contiguous, a
+non-zero `total_tokens` not below `input_tokens + output_tokens`."""
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Annotated, Literal
+from datetime import datetime, timezone
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import Field, StrictStr, model_validator
+from pydantic import Field, StrictStr, field_serializer, model_validator
 
-from engine.specs.models.common import Integer, Number, SpecModel, Timestamp
+from engine.specs.models.common import (
+    Integer,
+    NonEmpty,
+    Number,
+    SemVer,
+    Sha256,
+    SpecModel,
+    StrictBool,
+    Timestamp,
+    UniqueList,
+)
 from engine.specs.models.enums import (
-    Environment,
+    EgressMode,
     ModelProvider,
     RunStatus,
     RunTrigger,
@@ -21,109 +31,193 @@ from engine.specs.models.enums import (
 )
 
 ErrorCode = Annotated[Integer, Field(ge=100, le=699)]
+Count = Annotated[Integer, Field(ge=0)]
+Usd = Annotated[Number, Field(ge=0)]
 TOOL_STEPS = frozenset({StepType.TOOL_CALL, StepType.TOOL_RESULT})
+CACHE_FIELDS = frozenset({"cache_read_tokens", "cache_write_tokens"})
 
 
-def _check_order(started_at: datetime, ended_at: datetime | None, what: str) -> None:
-    if ended_at is not None and ended_at < started_at:
-        raise ValueError(f"{what} ended_at {ended_at.isoformat()} is before started_at "
-                         f"{started_at.isoformat()}")
+def _comparable(value: datetime) -> datetime:
+    """Naive times read as UTC so naive and aware ones compare."""
+    return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value
 
 
-class CapsuleAgent(SpecModel):
-    agent_id: Annotated[StrictStr, Field(min_length=1, max_length=128)]
-    agent_name: Annotated[StrictStr, Field(min_length=1, max_length=128)]
-    agent_version: StrictStr | None = None
-    model_provider: ModelProvider | None = None
-    model: StrictStr | None = None
-
-
-class CapsuleRun(SpecModel):
-    run_id: Annotated[StrictStr, Field(min_length=1, max_length=128)]
-    trigger: RunTrigger
-    started_at: Timestamp
-    ended_at: Timestamp | None = None
-    parent_run_id: StrictStr | None = None
-
-    @model_validator(mode="after")
-    def _ordered(self) -> CapsuleRun:
-        _check_order(self.started_at, self.ended_at, "run")
-        return self
+def _check_order(started_at: datetime, ended_at: datetime, what: str) -> None:
+    if _comparable(ended_at) < _comparable(started_at):
+        raise ValueError(f"ended_at ({ended_at}) must not be before started_at "
+                         f"({started_at}) for {what}.")
 
 
 class TokenUsage(SpecModel):
-    input_tokens: Annotated[Integer, Field(ge=0)]
-    output_tokens: Annotated[Integer, Field(ge=0)]
-    cached_tokens: Annotated[Integer, Field(ge=0)] = 0
+    """Token usage for an LLM inference step."""
+
+    input_tokens: Count = 0
+    output_tokens: Count = 0
+    cache_read_tokens: Count = 0
+    cache_write_tokens: Count = 0
+    total_tokens: Count = 0
+
+    @model_validator(mode="after")
+    def _total_coherence(self) -> TokenUsage:
+        computed = self.input_tokens + self.output_tokens
+        if self.total_tokens != 0 and self.total_tokens < computed:
+            raise ValueError(f"total_tokens ({self.total_tokens}) is less than "
+                             f"input_tokens + output_tokens ({computed}).")
+        return self
 
 
 class StepCost(SpecModel):
-    amount: Annotated[Number, Field(ge=0)]
-    currency: Annotated[StrictStr, Field(pattern=r"^[A-Z]{3}$")] = "USD"
+    """Cost attribution for a single execution step."""
+
+    input_cost_usd: Usd = 0.0
+    output_cost_usd: Usd = 0.0
+    tool_cost_usd: Usd = 0.0
+    total_cost_usd: Usd = 0.0
 
 
 class CapsuleStep(SpecModel):
-    step_index: Annotated[Integer, Field(ge=0)]
+    """A single step in the agent's execution trace."""
+
+    NULLABLE: ClassVar[frozenset[str]] = frozenset({"input", "output"})
+
+    step_index: Count
     step_type: StepType
     started_at: Timestamp
     ended_at: Timestamp
-    duration_ms: Annotated[Integer, Field(ge=0)] | None = None
+    duration_ms: Count | None = None
+    input: dict[str, Any] | StrictStr | None = None
+    output: dict[str, Any] | StrictStr | None = None
     tokens: TokenUsage | None = None
     cost: StepCost | None = None
     tool_name: StrictStr | None = None
     tool_call_id: StrictStr | None = None
     error_code: ErrorCode | None = None
+    error_message: StrictStr | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _consistent(self) -> CapsuleStep:
         _check_order(self.started_at, self.ended_at, f"step {self.step_index}")
-        if self.tool_name is not None and self.step_type not in TOOL_STEPS:
-            raise ValueError(f"tool_name is only valid on tool_call/tool_result steps, "
-                             f"not {self.step_type.value!r}")
+        if self.tool_name and self.step_type not in TOOL_STEPS:
+            raise ValueError(f"tool_name is only valid for tool_call/tool_result steps, "
+                             f"not '{self.step_type.value}'.")
+        return self
+
+
+class ModelInfo(SpecModel):
+    """Model identity and inference parameters."""
+
+    provider: ModelProvider
+    model_id: NonEmpty
+    model_version: StrictStr | None = None
+    parameters: dict[str, Any] = Field(default_factory=dict)
+
+
+class ToolBinding(SpecModel):
+    """A tool loaded by the agent at run time."""
+
+    tool_name: NonEmpty
+    tool_version: SemVer
+    tool_ir_hash: Sha256 | None = None
+
+
+class CapsuleAgent(SpecModel):
+    """Agent identity and configuration recorded in a capsule."""
+
+    agent_id: NonEmpty
+    agent_name: NonEmpty
+    agent_version: SemVer
+    model: ModelInfo
+    system_prompt_hash: Sha256 | None = None
+    tools_loaded: list[ToolBinding] = Field(default_factory=list)
+
+
+class CapsuleRun(SpecModel):
+    """Run-level metadata recorded in a capsule."""
+
+    run_id: NonEmpty
+    started_at: Timestamp
+    ended_at: Timestamp
+    status: RunStatus
+    triggered_by: RunTrigger | None = None
+    parent_run_id: StrictStr | None = None
+    goal: Annotated[StrictStr, Field(max_length=2048)] | None = None
+    tags: Annotated[list[StrictStr], UniqueList] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> CapsuleRun:
+        _check_order(self.started_at, self.ended_at, "the run")
         return self
 
 
 class CapsuleEnvironment(SpecModel):
-    environment: Environment
-    sandbox_tier: SandboxTier
-    runtime: StrictStr | None = None
-    region: StrictStr | None = None
+    """Runtime environment snapshot."""
+
+    aumai_runtime_version: SemVer
+    python_version: SemVer
+    os: StrictStr | None = None
+    container_image: StrictStr | None = None
+    sandbox_tier: SandboxTier | None = None
+    network_policy: EgressMode | None = None
+    extra: dict[str, StrictStr] = Field(default_factory=dict)
 
 
 class CapsuleOutcome(SpecModel):
-    status: RunStatus
-    summary: Annotated[StrictStr, Field(max_length=4096)] | None = None
-    error_code: ErrorCode | None = None
-    error_message: Annotated[StrictStr, Field(max_length=1024)] | None = None
+    """Final result and aggregate statistics for a run. `total_tokens` counts input, output and
+    total only (the schema has no cache fields there)."""
+
+    NULLABLE: ClassVar[frozenset[str]] = frozenset({"final_answer"})
+
+    final_answer: StrictStr | dict[str, Any] | None
+    structured_output: dict[str, Any] | None = None
+    total_tokens: TokenUsage | None = None
+    total_cost_usd: Usd | None = None
+    total_steps: Count | None = None
+    total_tool_calls: Count | None = None
+    errors_encountered: list[ErrorCode] = Field(default_factory=list)
+    goal_achieved: StrictBool | None = None
+    confidence_score: Annotated[Number, Field(ge=0.0, le=1.0)] | None = None
 
     @model_validator(mode="after")
-    def _failure_has_code(self) -> CapsuleOutcome:
-        if self.status is RunStatus.FAILURE and self.error_code is None:
-            raise ValueError("a failure outcome requires error_code")
+    def _totals_without_cache(self) -> CapsuleOutcome:
+        given = self.total_tokens.model_fields_set if self.total_tokens is not None else set()
+        if given & CACHE_FIELDS:
+            raise ValueError("outcome total_tokens counts input_tokens, output_tokens and "
+                             "total_tokens only")
         return self
+
+    @field_serializer("total_tokens", mode="wrap")
+    def _totals(self, value: TokenUsage | None, handler: Any) -> Any:
+        data = handler(value)
+        return {k: v for k, v in data.items() if k not in CACHE_FIELDS} if data else data
 
 
 class CapsuleIntegrity(SpecModel):
-    algorithm: Literal["sha256"]
-    digest: Annotated[StrictStr, Field(pattern=r"^[0-9a-f]{64}$")]
-    signed_by: StrictStr | None = None
+    """Cryptographic integrity metadata."""
+
+    capsule_hash: Sha256 | None = None
+    signature: StrictStr | None = None
+    signing_key_id: StrictStr | None = None
 
 
 class RunCapsule(SpecModel):
-    capsule_id: Annotated[StrictStr, Field(pattern=r"^capsule_[A-Za-z0-9]{26}$")]
+    """Immutable record of a complete agent execution."""
+
+    capsule_id: Annotated[StrictStr, Field(pattern=r"^capsule_[a-zA-Z0-9]{26}$")]
     schema_version: Literal["1.0.0"]
     created_at: Timestamp
     agent: CapsuleAgent
     run: CapsuleRun
-    execution_trace: tuple[CapsuleStep, ...] = ()
+    execution_trace: list[CapsuleStep] = Field(default_factory=list)
     environment: CapsuleEnvironment
     outcome: CapsuleOutcome
-    integrity: CapsuleIntegrity | None = None
+    integrity: CapsuleIntegrity = Field(default_factory=CapsuleIntegrity)
 
     @model_validator(mode="after")
     def _contiguous(self) -> RunCapsule:
         for position, step in enumerate(self.execution_trace):
             if step.step_index != position:
-                raise ValueError(f"execution_trace[{position}] has step_index "
-                                 f"{step.step_index}; indices must be 0-based and contiguous")
+                raise ValueError(f"Execution trace step at position {position} has "
+                                 f"step_index={step.step_index}. Indices must be contiguous "
+                                 f"and zero-based.")
         return self

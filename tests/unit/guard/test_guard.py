@@ -197,6 +197,28 @@ def test_parse_error_on_single_attempt_is_a_violation_in_both_modes(nodes: Any) 
     assert caught.value.history[0].diagnostic.cause == "parse"
 
 
+def test_json_decode_error_on_single_attempt_passes_through_unchanged(nodes: Any) -> None:
+    raised: list[json.JSONDecodeError] = []
+
+    def body(state: Any) -> Any:
+        try:
+            return json.loads("{broken")
+        except json.JSONDecodeError as error:
+            raised.append(error)
+            raise
+
+    node = guard(output=Answer)(nodes.build(body))
+    with pytest.raises(json.JSONDecodeError) as caught:
+        nodes.call(node, {})
+    assert caught.value is raised[0]
+
+
+def test_json_decode_error_is_retried_when_attempts_remain(nodes: Any) -> None:
+    replies = iter(["{broken", '{"name": "ada", "score": 3}'])
+    node = guard(output=Answer, max_attempts=2)(nodes.build(lambda s: json.loads(next(replies))))
+    assert nodes.call(node, {}) == GOOD
+
+
 def test_retry_on_validation_only_lets_parse_errors_through(nodes: Any) -> None:
     node = guard(output=Answer, max_attempts=3, retry_on=("validation",))(
         nodes.build(lambda s: parse_json("{{{"))

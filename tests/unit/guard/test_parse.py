@@ -77,16 +77,70 @@ def test_no_json_raises_located_parse_error(text: str, line: int, col: int) -> N
     assert f"line {line}, column {col}" in str(caught.value)
 
 
-def test_preview_shows_the_text_near_the_error() -> None:
+def test_preview_shows_the_start_of_the_input() -> None:
     with pytest.raises(ParseError) as caught:
         parse_json("I refuse to answer that question")
-    assert caught.value.preview.startswith("I refuse")
+    assert caught.value.preview == "I refuse to answer that question"
+
+
+def test_parse_error_carries_raw_output_and_original() -> None:
+    text = "Sorry.\nI cannot do that.\t" + "x" * 600
+    with pytest.raises(ParseError) as caught:
+        parse_json(text)
+    error = caught.value
+    assert error.raw_output == text[:500]
+    assert isinstance(error.original, json.JSONDecodeError)
+    assert (error.line, error.col) == (1, 1)
+    assert error.preview.endswith("...") and "\\n" in error.preview
+    assert len(error.preview) == 203 + 2  # 200 characters, "...", and two escapes
+
+
+def test_parse_error_message_has_the_diagnostic_layout() -> None:
+    text = 'Result:\n  "name": "ada",\n  oops\nend'
+    with pytest.raises(ParseError) as caught:
+        parse_json(text)
+    assert str(caught.value) == (
+        "JSON parse error: Expecting value at line 1, column 1\n"
+        "\n"
+        "  1 | Result:\n"
+        "    | ^\n"
+        '  2 |   "name": "ada",\n'
+        "\n"
+        "Suggestion: Expected a value (string, number, object, array, true, false, or null).\n"
+        "\n"
+        "Input preview: 'Result:\\n  \"name\": \"ada\",\\n  oops\\nend'"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "suggestion"),
+    [("not json", "Expected a value"),
+     ('"open string', "Missing closing quote"),
+     ("{{{{", "Object key must be a double-quoted string"),
+     ("{:}", "Object key must be a double-quoted string")],
+)
+def test_suggestions_name_the_fix(text: str, suggestion: str) -> None:
+    with pytest.raises(ParseError) as caught:
+        parse_json(text)
+    assert caught.value.suggestion.startswith(suggestion)
+    assert f"Suggestion: {caught.value.suggestion}" in str(caught.value)
+
+
+def test_long_lines_are_cut_and_the_caret_stays_on_them() -> None:
+    from engine.guard.diagnose import snippet
+
+    shown = snippet("a" * 200 + "\nb", 1, 150).splitlines()
+    assert shown[0] == "  1 | " + "a" * 77 + "..."
+    assert shown[1] == "    | " + " " * 80 + "^"
+    assert shown[2] == "  2 | b"
 
 
 @pytest.mark.parametrize("value", [None, 42, b'{"a": 1}', {"a": 1}])
 def test_non_strings_raise_parse_error(value: Any) -> None:
-    with pytest.raises(ParseError, match=type(value).__name__):
+    with pytest.raises(ParseError, match=f"Expected string, got {type(value).__name__}") as caught:
         parse_json(value)
+    assert caught.value.raw_output == repr(value)
+    assert isinstance(caught.value.original, TypeError)
 
 
 def test_absurd_nesting_is_a_parse_error_not_a_crash() -> None:

@@ -76,7 +76,7 @@ def test_unknown_id_is_a_key_error(manager: HandoffManager) -> None:
         with pytest.raises(KeyError) as caught:
             call()
         assert isinstance(caught.value, RecordNotFound)
-        assert str(caught.value) == "no handoff record with id 'h-404'"
+        assert str(caught.value) == "No handoff record found with id 'h-404'."
 
 
 def test_illegal_move_is_a_value_error_naming_record_state_and_trigger(
@@ -84,7 +84,7 @@ def test_illegal_move_is_a_value_error_naming_record_state_and_trigger(
 ) -> None:
     record_id = manager.create_handoff(request()).record_id
     manager.reject(record_id, "no")
-    message = rf"handoff {record_id}: cannot accept in state 'rejected'"
+    message = rf"Cannot accept handoff in state 'rejected'\. \(handoff {record_id}\)"
     with pytest.raises(ValueError, match=message):
         manager.accept(record_id)
     with pytest.raises(IllegalTransition):
@@ -144,7 +144,7 @@ def test_cancel_ends_any_live_handoff(
     for state in (S.pending, S.accepted, S.in_progress):
         cancelled = manager.cancel(reach(state), "caller hung up")
         assert (cancelled.status, cancelled.failure) == (S.failed, FailureReason.cancelled)
-    with pytest.raises(IllegalTransition, match="cannot cancel in state 'completed'"):
+    with pytest.raises(IllegalTransition, match="Cannot cancel handoff in state 'completed'"):
         manager.cancel(reach(S.completed))
 
 

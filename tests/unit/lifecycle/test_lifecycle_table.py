@@ -50,7 +50,7 @@ def test_every_state_and_trigger(
         with pytest.raises(IllegalTransition) as caught:
             manager.move(record_id, trigger, reason="why", result={})
         assert str(caught.value) == (
-            f"handoff {record_id}: cannot {trigger.value} in state '{state.value}'"
+            f"Cannot {trigger.value} handoff in state '{state.value}'. (handoff {record_id})"
         )
         assert isinstance(caught.value, ValueError)
         assert (caught.value.record_id, caught.value.state) == (record_id, state.value)

@@ -19,7 +19,7 @@ from engine.runtime.capsule import RunExport, export_capsule, export_run
 from engine.runtime.engine import Engine, HandoffOutcome
 from engine.runtime.payloads import check_payload
 from engine.runtime.session import Session
-from engine.specs import parse_spec, to_agent_error, validate, verify
+from engine.specs import parse_spec, seal, to_agent_error, validate, validate_error, verify
 from engine.specs.models import RunCapsule
 
 BANKING = Path(__file__).resolve().parents[3] / "configs" / "banking"
@@ -75,11 +75,13 @@ def test_scripted_session_exports_a_valid_sealed_capsule(
     engine: Engine, scripted: tuple[Session, list[str]]
 ) -> None:
     session, refused = scripted
-    capsule = export_capsule(engine, session, records=refused, signed_by="banking-engine")
+    capsule = export_capsule(engine, session, records=refused)
     parsed = parse_spec(capsule, "capsule_format_v1")
     assert isinstance(parsed, RunCapsule)
     assert validate(capsule, "capsule_format_v1") is True
-    assert verify(capsule) and capsule["integrity"]["signed_by"] == "banking-engine"
+    assert verify(capsule) and capsule["integrity"]["capsule_hash"].startswith("sha256:")
+    signed = seal(capsule, signature="c2ln", signing_key_id="banking-engine")
+    assert verify(signed) and validate(signed, "capsule_format_v1")
     trace = capsule["execution_trace"]
     assert [step["step_index"] for step in trace] == list(range(len(trace)))
     assert _types(capsule) == [
@@ -93,10 +95,15 @@ def test_scripted_session_exports_a_valid_sealed_capsule(
     assert [trace[i]["tool_call_id"] for i in (0, 2, 3, 4, 6)] == [
         hop_ids[0], *refused, hop_ids[1], hop_ids[2]]
     assert capsule["agent"]["agent_id"] == "concierge"
-    assert capsule["agent"]["agent_version"] == engine.version
+    assert capsule["agent"]["model"] == {"provider": "local", "model_id": "gpt-4o"}
+    assert capsule["environment"]["extra"]["config_version"] == engine.version
     assert capsule["run"]["run_id"] == session.session_id
-    assert capsule["outcome"]["status"] == "partial"  # a handoff is still pending
-    assert "path: concierge -> fraud_agent -> claims" in capsule["outcome"]["summary"]
+    assert capsule["run"]["status"] == "partial"  # a handoff is still pending
+    assert capsule["run"]["triggered_by"] == "human"
+    assert "path: concierge -> fraud_agent -> claims" in capsule["outcome"]["final_answer"]
+    assert capsule["outcome"]["errors_encountered"] == [401, 301, 608]
+    assert capsule["outcome"]["total_steps"] == len(trace)
+    assert trace[2]["error_message"].startswith("handoff refused (not_allowed): ")
 
 
 @pytest.mark.parametrize(
@@ -104,7 +111,7 @@ def test_scripted_session_exports_a_valid_sealed_capsule(
     [
         lambda c: c["execution_trace"][2].update(error_code=600),
         lambda c: c["execution_trace"].pop(),
-        lambda c: c["outcome"].update(status="success"),
+        lambda c: c["run"].update(status="success"),
         lambda c: c["run"].update(run_id="another-run"),
     ],
     ids=["error-code", "dropped-step", "outcome", "run-id"],
@@ -135,8 +142,7 @@ def test_errors_are_taxonomy_instances_pointing_at_their_steps(
     for error in export.errors:
         assert trace[error.step_index or 0]["error_code"] == error.code
         assert error.run_id == session.session_id
-        assert validate(error.model_dump(mode="json", exclude_none=True),
-                        "agent_error_taxonomy_v1")
+        assert validate_error(error.model_dump(mode="json"))
     refused_peer, bad_payload, failed = export.errors[:3]
     assert refused_peer.agent_id == "fraud_agent"
     assert refused_peer.context["reason"] == "not_allowed"
@@ -145,22 +151,36 @@ def test_errors_are_taxonomy_instances_pointing_at_their_steps(
     assert export.errors[3].timestamp == when
 
 
-def test_failure_outcome_takes_the_last_error_code(
+def test_failure_outcome_lists_its_error_codes(
     engine: Engine, scripted: tuple[Session, list[str]]
 ) -> None:
     session, refused = scripted
     capsule = export_capsule(engine, session, records=refused, outcome="failure",
                              errors=[StoreError("/x.db", "locked")])
-    assert capsule["outcome"]["status"] == "failure"
-    assert capsule["outcome"]["error_code"] == 501
-    assert capsule["outcome"]["error_message"] == "/x.db: locked"
-    explicit = export_capsule(engine, session, outcome="failure", error_code=605)
-    assert explicit["outcome"]["error_code"] == 605 and verify(explicit)
+    assert capsule["run"]["status"] == "failure"
+    assert capsule["outcome"]["errors_encountered"] == [401, 301, 608, 501]
+    explicit = export_capsule(engine, session, outcome="failure", error_code=605,
+                              error_message="nobody took it")
+    assert explicit["outcome"]["errors_encountered"][-1] == 605 and verify(explicit)
+    assert explicit["outcome"]["final_answer"].endswith("; failed: nobody took it")
 
 
-def test_failure_without_any_error_is_a_usage_error(engine: Engine) -> None:
-    with pytest.raises(UsageError, match="failure outcome needs error_code"):
-        export_capsule(engine, engine.session(), outcome="failure")
+def test_failure_without_any_error_is_valid(engine: Engine) -> None:
+    capsule = export_capsule(engine, engine.session(), outcome="failure")
+    assert capsule["outcome"]["errors_encountered"] == [] and verify(capsule)
+
+
+def test_model_and_versions_come_from_the_agent_or_the_options(engine: Engine) -> None:
+    capsule = export_capsule(engine, engine.session(), model_provider="openai",
+                             model_id="gpt-4o-mini", goal="help the caller")
+    assert capsule["agent"]["model"] == {"provider": "openai", "model_id": "gpt-4o-mini"}
+    assert capsule["agent"]["agent_version"] == "0.0.0"  # no metadata.version: unversioned
+    assert capsule["run"]["goal"] == "help the caller"
+    environment = capsule["environment"]
+    assert environment["python_version"].count(".") == 2
+    assert environment["extra"]["environment"] == "development"
+    with pytest.raises(UsageError, match="model_provider 'acme' is not one of: "):
+        export_capsule(engine, engine.session(), model_provider="acme")
 
 
 @pytest.mark.parametrize(
@@ -177,7 +197,7 @@ def test_bad_options_are_usage_errors_listing_the_choices(
 
 def test_an_invalid_capsule_field_is_reported_not_sealed(engine: Engine) -> None:
     with pytest.raises(SchemaValidationError):
-        export_capsule(engine, engine.session(), run_id="r" * 200)
+        export_capsule(engine, engine.session(), goal="g" * 2049)
 
 
 def test_empty_session_and_explicit_times(engine: Engine) -> None:
@@ -188,8 +208,10 @@ def test_empty_session_and_explicit_times(engine: Engine) -> None:
     assert capsule["execution_trace"] == [] and verify(capsule)
     assert (capsule["run"]["started_at"], capsule["run"]["ended_at"]) == (
         "2026-01-05T09:00:00.000000Z", "2026-01-05T09:03:00.000000Z")
-    assert capsule["outcome"] == {"status": "success",
-                                  "summary": "0 handoff(s), 0 refused; path: concierge"}
+    assert capsule["run"]["triggered_by"] == "test"
+    assert capsule["environment"]["extra"]["region"] == "eu-west-1"
+    assert capsule["outcome"] == {"final_answer": "0 handoff(s), 0 refused; path: concierge",
+                                  "total_steps": 0, "errors_encountered": []}
 
 
 def test_cancelled_pending_handoff_is_one_error_step(engine: Engine) -> None:
@@ -198,7 +220,7 @@ def test_cancelled_pending_handoff_is_one_error_step(engine: Engine) -> None:
     engine.cancel(outcome.record.record_id, "caller hung up")
     capsule = export_capsule(engine, session)
     assert _types(capsule) == [("error", 607)]
-    assert capsule["outcome"]["status"] == "success"
+    assert capsule["run"]["status"] == "success"
 
 
 def test_human_desk_is_a_human_handoff(tmp_path: Path) -> None:

@@ -208,5 +208,5 @@ def test_a_routed_hop_is_kept_when_a_reload_removed_its_target_meanwhile(engine:
     # the router checked the target on its snapshot; the session records the hop regardless
     hop = session.record_hop("no_longer_declared", routed=True)
     assert session.active_agent == "no_longer_declared" and hop.source == "fraud_agent"
-    with pytest.raises(UsageError, match="unknown agent"):
+    with pytest.raises(UsageError, match="Unknown agent: "):
         session.record_hop("still_unknown")

@@ -49,10 +49,10 @@ def test_a_reloaded_snapshot_shows_through_the_overrides(banking: Snapshot) -> N
 
 def test_unknown_agents_are_refused_with_a_value_error(banking: Snapshot) -> None:
     session = Session(lambda: banking)
-    with pytest.raises(UsageError, match="unknown agent 'nobody'") as caught:
+    with pytest.raises(UsageError, match="Unknown target agent: nobody") as caught:
         session.update_handoff_map("handoff_x", "nobody")
     assert isinstance(caught.value, ValueError)  # seed 002 raised ValueError
-    with pytest.raises(UsageError):
+    with pytest.raises(UsageError, match="Unknown agent: nobody"):
         Session(lambda: banking, active_agent="nobody")
 
 

@@ -16,11 +16,15 @@ def test_new_ids_match_the_schema_and_differ() -> None:
 
 def test_sealed_capsules_validate_and_detect_tampering() -> None:
     example = load_schema("capsule_format_v1")["examples"][0]
-    sealed = seal(example, signed_by="engine")
+    sealed = seal(example)
     assert "integrity" not in example
+    assert sealed["integrity"]["capsule_hash"].startswith("sha256:")
     assert isinstance(parse_spec(sealed, "capsule_format_v1"), RunCapsule)
     assert verify(sealed)
-    assert verify(seal(sealed))
-    tampered = {**sealed, "outcome": {"status": "partial"}}
+    signed = seal(sealed, signature="c2lnbmVk", signing_key_id="key-1")
+    assert signed["integrity"]["capsule_hash"] == sealed["integrity"]["capsule_hash"]
+    assert verify(signed) and signed["integrity"]["signing_key_id"] == "key-1"
+    assert validate(signed, "capsule_format_v1")
+    tampered = {**sealed, "outcome": {"final_answer": "changed"}}
     assert not verify(tampered)
     assert not verify(example)

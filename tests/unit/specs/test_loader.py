@@ -17,11 +17,15 @@ from engine.specs import (
     validate,
     validate_quietly,
 )
-from engine.specs.models import AgentError, ErrorCategory
+from engine.specs.models import AgentErrorTaxonomy, ErrorCategory
 
 NAMES = ["agent_capability_v1", "agent_error_taxonomy_v1", "capsule_format_v1",
          "tool_canonical_ir_v1"]
-ERROR = {"code": 201, "category": "tool_execution", "message": "m", "severity": "error"}
+ENTRY = {"code": 201, "name": "TOOL_TIMEOUT", "description": "d", "severity": "error",
+         "recoverable": True}
+ERROR = {"taxonomy_version": "1.0.0", "categories": [
+    {"category_name": "tool_execution", "code_prefix": 2, "description": "tools",
+     "errors": [ENTRY]}]}
 
 
 def test_list_schemas_is_sorted_seed_list() -> None:
@@ -41,13 +45,13 @@ def test_each_schema_is_documented_draft_2020_12(name: str) -> None:
 
 def test_mutating_a_loaded_schema_cannot_corrupt_the_cache() -> None:
     first = load_schema("agent_error_taxonomy_v1")
-    first["properties"]["code"]["maximum"] = 10_000
+    first["$defs"]["error_entry"]["properties"]["code"]["maximum"] = 10_000
     first["required"].clear()
     first.clear()
     again = load_schema("agent_error_taxonomy_v1")
-    assert again["properties"]["code"]["maximum"] == 699
-    assert "code" in again["required"]
-    assert validate_quietly({**ERROR, "code": 9_000}, "agent_error_taxonomy_v1")[0] is False
+    assert again["$defs"]["error_entry"]["properties"]["code"]["maximum"] == 699
+    assert "categories" in again["required"]
+    assert validate_quietly({"taxonomy_version": "1.0.0"}, "agent_error_taxonomy_v1")[0] is False
 
 
 @pytest.mark.parametrize("name", ["nope", "../agent.schema", "agent_error_taxonomy_v1.json", ""])
@@ -62,17 +66,20 @@ def test_unknown_names_raise_schema_not_found(name: str) -> None:
 
 def test_validate_returns_true_or_raises_with_the_jsonschema_error() -> None:
     assert validate(ERROR, "agent_error_taxonomy_v1") is True
+    wrong = json.loads(json.dumps(ERROR))
+    wrong["categories"][0]["errors"][0]["code"] = 301
     with pytest.raises(SchemaValidationError) as caught:
-        validate({**ERROR, "code": 301}, "agent_error_taxonomy_v1")
+        validate(wrong, "agent_error_taxonomy_v1")
     assert isinstance(caught.value, ValueError)
     assert isinstance(caught.value.validation_error, jsonschema.ValidationError)
-    assert list(caught.value.validation_error.absolute_path) == ["category"]
-    assert "/category" in str(caught.value)
+    assert list(caught.value.validation_error.absolute_path) == [
+        "categories", 0, "errors", 0, "code"]
+    assert "/categories/0/errors/0/code" in str(caught.value)
 
 
 def test_validate_quietly_never_raises() -> None:
     assert validate_quietly(ERROR, "agent_error_taxonomy_v1") == (True, "")
-    ok, message = validate_quietly({"code": 201}, "agent_error_taxonomy_v1")
+    ok, message = validate_quietly({"taxonomy_version": "1.0.0"}, "agent_error_taxonomy_v1")
     assert not ok and "required" in message
     ok, message = validate_quietly(ERROR, "missing_v9")
     assert not ok and "missing_v9" in message
@@ -80,8 +87,10 @@ def test_validate_quietly_never_raises() -> None:
 
 def test_parse_spec_gives_typed_models_and_model_only_rules() -> None:
     model = parse_spec(ERROR, "agent_error_taxonomy_v1")
-    assert isinstance(model, AgentError) and model.category is ErrorCategory.TOOL_EXECUTION
+    assert isinstance(model, AgentErrorTaxonomy)
+    assert model.categories[0].errors[0].code == 201
+    assert ErrorCategory(model.categories[0].category_name) is ErrorCategory.TOOL_EXECUTION
     capsule = load_schema("capsule_format_v1")["examples"][0]
     capsule["run"]["ended_at"] = "2000-01-01T00:00:00Z"
-    with pytest.raises(SchemaValidationError, match="before started_at"):
+    with pytest.raises(SchemaValidationError, match="must not be before started_at"):
         parse_spec(capsule, "capsule_format_v1")

@@ -6,7 +6,7 @@ import pytest
 
 from engine import errors
 from engine.guard.core import ViolationContext
-from engine.specs import to_agent_error, validate
+from engine.specs import engine_taxonomy, to_agent_error, validate, validate_error
 from engine.specs.models import ErrorCategory
 
 VIOLATION = errors.HandoffViolation(
@@ -32,8 +32,8 @@ def test_errors_map_to_valid_taxonomy_instances(
     found = to_agent_error(error, agent_id="triage", run_id="r-1", step_index=2)
     assert (found.code, found.category) == (code, category)
     assert found.message and found.context["error_type"] == type(error).__name__
-    assert validate(found.model_dump(mode="json", exclude_none=True),
-                    "agent_error_taxonomy_v1") is True
+    assert validate_error(found.model_dump(mode="json")) is True
+    assert engine_taxonomy().entry(code) is not None
 
 
 def test_the_cause_is_recorded() -> None:
@@ -57,6 +57,22 @@ def test_payload_refusals_and_failed_handoffs_have_codes() -> None:
     for failure, (code, recoverable) in CODE_BY_FAILURE.items():
         found = agent_error(code, f"handoff failed ({failure})", recoverable=recoverable,
                             context={"failure": failure})
-        assert validate(found.model_dump(mode="json", exclude_none=True),
-                        "agent_error_taxonomy_v1") is True
+        assert validate_error(found.model_dump(mode="json")) is True
     assert agent_error(502, "x" * 2000, recoverable=True).message == "x" * 1024
+
+
+def test_the_engine_codes_are_a_valid_catalogue() -> None:
+    catalogue = engine_taxonomy()
+    assert validate(catalogue.model_dump(mode="json"), "agent_error_taxonomy_v1") is True
+    codes = [entry.code for category in catalogue.categories for entry in category.errors]
+    assert len(codes) == len(set(codes)) and {101, 301, 401, 502, 605, 699} <= set(codes)
+    assert catalogue.entry(605).name == "NO_ROUTE"  # type: ignore[union-attr]
+    assert catalogue.entry(401).recoverable is False  # type: ignore[union-attr]
+
+
+def test_a_single_error_is_not_a_catalogue() -> None:
+    error = to_agent_error(errors.RecordNotFound("h-1")).model_dump(mode="json")
+    with pytest.raises(errors.SchemaValidationError, match="taxonomy_version"):
+        validate(error, "agent_error_taxonomy_v1")
+    with pytest.raises(errors.SchemaValidationError, match=r"error_instance.*category"):
+        validate_error({**error, "category": "planning"})

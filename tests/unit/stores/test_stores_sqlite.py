@@ -56,7 +56,7 @@ def test_two_managers_on_one_file_retry_and_respect_the_table(tmp_path: Path) ->
     ).record_id
     two.accept(rid)
     assert one.start(rid).version == 3  # one sees two's accept: no lost move
-    with pytest.raises(ValueError, match="cannot accept in state 'in_progress'"):
+    with pytest.raises(ValueError, match="Cannot accept handoff in state 'in_progress'"):
         one.accept(rid)
 
 
