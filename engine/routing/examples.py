@@ -1,0 +1,151 @@
+"""The examples index: example utterances compiled into one TF-IDF centroid per agent over
+word unigrams and bigrams, stored as per-term contributions so a query costs O(its terms).
+
+Built once per snapshot; scoring is pure. Policy and thresholds are the router's business;
+explanations (nearest examples, deciding terms) live in `engine.routing.evidence`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from types import MappingProxyType
+
+from engine.config.models import AgentSpec, CapabilitySpec
+from engine.routing.normalize import Normalizer
+
+Vector = dict[str, float]
+Contribution = tuple[int, float]
+"""(agent position, the weight a query term adds to that agent's score before the norm)."""
+
+
+def features(tokens: Sequence[str]) -> set[str]:
+    """The terms of a token list: its words and its pairs of adjacent words."""
+    found = set(tokens)
+    found.update(map(" ".join, pairwise(tokens)))
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """One declared example utterance: its text, the agent it routes to, its unit vector."""
+
+    text: str
+    agent: str
+    vector: Mapping[str, float]
+
+
+@dataclass(frozen=True, slots=True)
+class ExampleIndex:
+    """Per-term contributions to each agent's cosine similarity with the query.
+
+    `terms[t] = (idf, ((agent position, idf * centroid weight), ...))`. A word the examples
+    never use still counts in the query's norm (`unseen` is its squared weight), so a query
+    made mostly of unknown words scores low; an unknown pair of words does not count.
+    """
+
+    terms: Mapping[str, tuple[float, tuple[Contribution, ...]]]
+    unseen: float
+    agent_names: tuple[str, ...]
+    examples: tuple[Example, ...]
+    normalizer: Normalizer
+
+    def scores(self, tokens: Sequence[str]) -> tuple[dict[int, float], float]:
+        """Agent position -> dot product with the query, and the query's norm."""
+        get = self.terms.get
+        totals: dict[int, float] = {}
+        total = totals.get
+        squared = 0.0
+        for term in features(tokens):
+            entry = get(term)
+            if entry is None:
+                if " " not in term:
+                    squared += self.unseen
+                continue
+            idf, contributions = entry
+            squared += idf * idf
+            for position, weight in contributions:
+                totals[position] = total(position, 0.0) + weight
+        return totals, math.sqrt(squared)
+
+    def vector(self, tokens: Sequence[str]) -> Vector:
+        """The query's unit vector over known terms (for explanations, off the hot path)."""
+        weights = {t: self.terms[t][0] for t in features(tokens) if t in self.terms}
+        _, norm = self.scores(tokens)
+        return {t: w / norm for t, w in weights.items()} if norm else {}
+
+
+def _idf(documents: Sequence[set[str]]) -> dict[str, float]:
+    frequency: dict[str, int] = {}
+    for terms in documents:
+        for term in terms:
+            frequency[term] = frequency.get(term, 0) + 1
+    size = len(documents)
+    return {t: math.log((size + 1) / (n + 1)) + 1.0 for t, n in frequency.items()}
+
+
+def _unit(terms: Iterable[str], idf: Mapping[str, float]) -> Vector:
+    vector = {t: idf[t] for t in terms}
+    norm = math.sqrt(sum(w * w for w in vector.values()))
+    return {t: w / norm for t, w in vector.items()} if norm else {}
+
+
+def _centroid(vectors: Iterable[Mapping[str, float]]) -> Vector:
+    summed: Vector = {}
+    for vector in vectors:
+        for term, weight in vector.items():
+            summed[term] = summed.get(term, 0.0) + weight
+    norm = math.sqrt(sum(w * w for w in summed.values()))
+    return {t: w / norm for t, w in summed.items()} if norm else {}
+
+
+def agent_examples(
+    agents: Iterable[AgentSpec], capabilities: Mapping[str, CapabilitySpec]
+) -> list[tuple[str, str]]:
+    """(text, agent) for every example: the agent's own, then its capabilities' examples."""
+    pairs = []
+    for agent in agents:
+        pairs += [(text, agent.name) for text in agent.examples]
+        for name in agent.capabilities:
+            capability = capabilities.get(name)
+            if capability is not None:
+                pairs += [(text, agent.name) for text in capability.examples]
+    return pairs
+
+
+def build_example_index(
+    agents: Sequence[AgentSpec],
+    capabilities: Mapping[str, CapabilitySpec],
+    *,
+    normalizer: Normalizer,
+) -> ExampleIndex | None:
+    """The index of every agent's examples, or None when the set declares none."""
+    pairs = agent_examples(agents, capabilities)
+    if not pairs:
+        return None
+    documents = [features(normalizer.tokens(text)) for text, _agent in pairs]
+    idf = _idf(documents)
+    examples = tuple(
+        Example(text, agent, MappingProxyType(_unit(terms, idf)))
+        for (text, agent), terms in zip(pairs, documents, strict=True)
+    )
+    names = tuple(agent.name for agent in agents)
+    by_agent: dict[str, list[Mapping[str, float]]] = {}
+    for example in examples:
+        by_agent.setdefault(example.agent, []).append(example.vector)
+    contributions: dict[str, list[Contribution]] = {}
+    for position, name in enumerate(names):
+        for term, weight in _centroid(by_agent.get(name, ())).items():
+            contributions.setdefault(term, []).append((position, idf[term] * weight))
+    unseen = math.log(len(documents) + 1) + 1.0
+    return ExampleIndex(
+        terms=MappingProxyType({
+            term: (idf[term], tuple(found)) for term, found in contributions.items()
+        }),
+        unseen=unseen * unseen,
+        agent_names=names,
+        examples=examples,
+        normalizer=normalizer,
+    )
