@@ -26,6 +26,7 @@ COMMAND_MODULES: dict[str, str] = {
     "watch": "watch",
     "schema": "schema",
     "validate": "validate",
+    "eval": "eval",
 }
 """Command name -> module in this package. Only the invoked command's module is imported."""
 

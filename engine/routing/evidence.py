@@ -98,16 +98,26 @@ class ExampleMatch:
     def nearest(self) -> tuple[NearestExample, ...]:
         """The declared examples most similar to the request (cosine), best first."""
         if "nearest" not in self._built:
-            query = self._index.vector(self._tokens)
-            found = []
-            for example in self._index.examples:
-                similarity = sum(w * example.vector.get(t, 0.0) for t, w in query.items())
-                if similarity > 0:
-                    found.append(NearestExample(example.text, example.agent, similarity))
-            found.sort(key=lambda e: (-e.similarity, e.agent, e.text))
-            self._built["nearest"] = tuple(found[: self.limit])
+            self._built["nearest"] = tuple(self._similar(None)[: self.limit])
         nearest: tuple[NearestExample, ...] = self._built["nearest"]
         return nearest
+
+    def closest(self, agent: str) -> NearestExample | None:
+        """The example of `agent` most similar to the request, if any shares a term."""
+        found = self._similar(agent)
+        return found[0] if found else None
+
+    def _similar(self, agent: str | None) -> list[NearestExample]:
+        query = self._index.vector(self._tokens)
+        found = []
+        for example in self._index.examples:
+            if agent is not None and example.agent != agent:
+                continue
+            similarity = sum(w * example.vector.get(t, 0.0) for t, w in query.items())
+            if similarity > 0:
+                found.append(NearestExample(example.text, example.agent, similarity))
+        found.sort(key=lambda e: (-e.similarity, e.agent, e.text))
+        return found
 
     def to_dict(self) -> dict[str, Any]:
         return {
