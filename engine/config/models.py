@@ -190,8 +190,8 @@ class ExamplesSpec(Frozen):
     """When the examples layer answers: the best agent's similarity must reach `min_score`
     and beat the runner-up by `margin`; `nearest` examples are kept for explanations."""
 
-    min_score: float = 0.3
-    margin: float = 0.05
+    min_score: float = 0.15
+    margin: float = 0.03
     nearest: int = 3
 
 

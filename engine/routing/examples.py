@@ -1,5 +1,6 @@
-"""The examples index: example utterances compiled into one TF-IDF centroid per agent over
-word unigrams and bigrams, stored as per-term contributions so a query costs O(its terms).
+"""The examples index: example utterances compiled into TF-IDF centroids over word unigrams
+and bigrams (one per agent for its own examples, one per capability it declares with
+examples), stored as per-term contributions so a query costs O(its terms).
 
 Built once per snapshot; scoring is pure. Policy and thresholds are the router's business;
 explanations (nearest examples, deciding terms) live in `engine.routing.evidence`.
@@ -18,7 +19,7 @@ from engine.routing.normalize import Normalizer
 
 Vector = dict[str, float]
 Contribution = tuple[int, float]
-"""(agent position, the weight a query term adds to that agent's score before the norm)."""
+"""(group, the weight a query term adds to that group's score before the norm)."""
 
 
 def features(tokens: Sequence[str]) -> set[str]:
@@ -39,21 +40,25 @@ class Example:
 
 @dataclass(frozen=True, slots=True)
 class ExampleIndex:
-    """Per-term contributions to each agent's cosine similarity with the query.
+    """Per-term contributions to each group's cosine similarity with the query; an agent
+    scores the best of its groups (its own examples, each of its capabilities' examples).
 
-    `terms[t] = (idf, ((agent position, idf * centroid weight), ...))`. A word the examples
-    never use still counts in the query's norm (`unseen` is its squared weight), so a query
-    made mostly of unknown words scores low; an unknown pair of words does not count.
+    `terms[t] = (idf, ((group, idf * centroid weight), ...))`; `group_agents[g]` is the agent
+    position of group `g`. A word the examples never use still counts in the query's norm
+    (`unseen` is its squared weight), so a query made mostly of unknown words scores low; an
+    unknown pair of words does not count.
     """
 
     terms: Mapping[str, tuple[float, tuple[Contribution, ...]]]
     unseen: float
     agent_names: tuple[str, ...]
+    group_agents: tuple[int, ...]
     examples: tuple[Example, ...]
     normalizer: Normalizer
 
     def scores(self, tokens: Sequence[str]) -> tuple[dict[int, float], float]:
-        """Agent position -> dot product with the query, and the query's norm."""
+        """Agent position -> its best group's dot product with the query, and the query's
+        norm."""
         get = self.terms.get
         totals: dict[int, float] = {}
         total = totals.get
@@ -66,9 +71,15 @@ class ExampleIndex:
                 continue
             idf, contributions = entry
             squared += idf * idf
-            for position, weight in contributions:
-                totals[position] = total(position, 0.0) + weight
-        return totals, math.sqrt(squared)
+            for group, weight in contributions:
+                totals[group] = total(group, 0.0) + weight
+        owners = self.group_agents
+        best: dict[int, float] = {}
+        for group, value in totals.items():
+            agent = owners[group]
+            if value > best.get(agent, 0.0):
+                best[agent] = value
+        return best, math.sqrt(squared)
 
     def vector(self, tokens: Sequence[str]) -> Vector:
         """The query's unit vector over known terms (for explanations, off the hot path)."""
@@ -103,16 +114,17 @@ def _centroid(vectors: Iterable[Mapping[str, float]]) -> Vector:
 
 def agent_examples(
     agents: Iterable[AgentSpec], capabilities: Mapping[str, CapabilitySpec]
-) -> list[tuple[str, str]]:
-    """(text, agent) for every example: the agent's own, then its capabilities' examples."""
-    pairs = []
+) -> list[tuple[str, str, str]]:
+    """(text, agent, group) for every example: the agent's own (group ""), then its
+    capabilities' examples (group: the capability's name)."""
+    found = []
     for agent in agents:
-        pairs += [(text, agent.name) for text in agent.examples]
+        found += [(text, agent.name, "") for text in agent.examples]
         for name in agent.capabilities:
             capability = capabilities.get(name)
             if capability is not None:
-                pairs += [(text, agent.name) for text in capability.examples]
-    return pairs
+                found += [(text, agent.name, name) for text in capability.examples]
+    return found
 
 
 def build_example_index(
@@ -122,23 +134,24 @@ def build_example_index(
     normalizer: Normalizer,
 ) -> ExampleIndex | None:
     """The index of every agent's examples, or None when the set declares none."""
-    pairs = agent_examples(agents, capabilities)
-    if not pairs:
+    declared = agent_examples(agents, capabilities)
+    if not declared:
         return None
-    documents = [features(normalizer.tokens(text)) for text, _agent in pairs]
+    documents = [features(normalizer.tokens(text)) for text, _agent, _group in declared]
     idf = _idf(documents)
     examples = tuple(
         Example(text, agent, MappingProxyType(_unit(terms, idf)))
-        for (text, agent), terms in zip(pairs, documents, strict=True)
+        for (text, agent, _group), terms in zip(declared, documents, strict=True)
     )
     names = tuple(agent.name for agent in agents)
-    by_agent: dict[str, list[Mapping[str, float]]] = {}
-    for example in examples:
-        by_agent.setdefault(example.agent, []).append(example.vector)
+    position = {name: n for n, name in enumerate(names)}
+    groups: dict[tuple[str, str], list[Mapping[str, float]]] = {}
+    for (_text, agent, group), example in zip(declared, examples, strict=True):
+        groups.setdefault((agent, group), []).append(example.vector)
     contributions: dict[str, list[Contribution]] = {}
-    for position, name in enumerate(names):
-        for term, weight in _centroid(by_agent.get(name, ())).items():
-            contributions.setdefault(term, []).append((position, idf[term] * weight))
+    for number, vectors in enumerate(groups.values()):
+        for term, weight in _centroid(vectors).items():
+            contributions.setdefault(term, []).append((number, idf[term] * weight))
     unseen = math.log(len(documents) + 1) + 1.0
     return ExampleIndex(
         terms=MappingProxyType({
@@ -146,6 +159,7 @@ def build_example_index(
         }),
         unseen=unseen * unseen,
         agent_names=names,
+        group_agents=tuple(position[agent] for agent, _group in groups),
         examples=examples,
         normalizer=normalizer,
     )

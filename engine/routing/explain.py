@@ -28,6 +28,8 @@ def headline(decision: RouteDecision) -> str:
         how = f"rule {decision.rule}"
     elif layer is Layer.keyword:
         how = f"keyword: {', '.join(decision.matched_capabilities)}"
+    elif layer is Layer.example and decision.examples is not None:
+        how = f"examples: similarity {decision.examples.score:.2f}"
     else:
         how = "fallback"
     return f"{decision.target} ({how})"

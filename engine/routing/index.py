@@ -101,14 +101,14 @@ def build_keyword_index(
 ) -> KeywordIndex:
     """Invert the vocabulary (keyword -> capabilities) and the agents (capability -> agents).
 
-    A phrase is filed under its first word, or under each of its words with a phrase window
-    (any of them may come first)."""
+    A phrase is filed under its first word or, with a phrase window (any order), under its
+    longest word: every word must be there, so one is enough to find it, and the longest is
+    the least likely to be a common word that would make every request check the phrase."""
     normalizer = normalizer or normalizer_for()
     entries: dict[str, list[Entry]] = {}
     for words_, (spelling, names) in _keyword_phrases(capabilities, normalizer).items():
-        keys = dict.fromkeys(words_) if normalizer.window else (words_[0],)
-        for key in keys:
-            entries.setdefault(key, []).append((words_, spelling, tuple(names)))
+        key = max(words_, key=len) if normalizer.window else words_[0]
+        entries.setdefault(key, []).append((words_, spelling, tuple(names)))
     names_in_order: list[str] = []
     by_capability: dict[str, list[int]] = {}
     for position, agent in enumerate(agents):

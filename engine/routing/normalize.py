@@ -18,7 +18,8 @@ from engine.routing.speech import CONTRACTIONS, FILLER_PHRASES, FILLERS, SPOKEN,
 _WORD = re.compile(r"[^\W_]+")
 _WORD_APOSTROPHE = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "`": "'", "´": "'"})
-_STEM_CACHE = 1 << 16
+_MEMO = 1 << 16
+"""Distinct words memoized per normalizer before the memo starts over."""
 
 Tokens = list[str]
 
@@ -50,23 +51,30 @@ def _expand_apostrophe(token: str) -> tuple[str, ...]:
 
 
 def _fluent(tokens: Tokens) -> Tokens:
-    """Without fillers ("uh", "um", "you know") and stutters ("my my card" -> my card)."""
+    """Without stutters ("my my card" -> my card) and filler phrases ("you know")."""
     out: Tokens = []
     for token in tokens:
-        if token in FILLERS or (out and out[-1] == token):
+        if out and out[-1] == token:
             continue
         out.append(token)
-        for filler in FILLER_PHRASES:
-            size = len(filler)
-            if token == filler[-1] and tuple(out[-size:]) == filler:
-                del out[-size:]
+        if token in _PHRASE_ENDS:
+            for filler in FILLER_PHRASES:
+                size = len(filler)
+                if token == filler[-1] and tuple(out[-size:]) == filler:
+                    del out[-size:]
     return out
 
 
-class Normalizer:
-    """Turns text into the tokens every layer matches on. `steps` names the steps it runs."""
+_PHRASE_ENDS = frozenset(filler[-1] for filler in FILLER_PHRASES)
 
-    __slots__ = ("_pattern", "_stem", "spec", "steps", "window")
+
+class Normalizer:
+    """Turns text into the tokens every layer matches on. `steps` names the steps it runs.
+
+    Each word goes through contractions, fillers and stemming on its own (memoized, so a
+    word seen before costs one lookup); then stutters and filler phrases go, in context."""
+
+    __slots__ = ("_memo", "_pattern", "_stem", "spec", "steps", "window")
 
     def __init__(self, spec: NormalizationSpec | None = None) -> None:
         self.spec = spec = spec or NormalizationSpec()
@@ -76,8 +84,8 @@ class Normalizer:
         if spec.stemming != "none":
             import snowballstemmer  # type: ignore[import-untyped]  # only configs that stem
 
-            stemmer = snowballstemmer.stemmer(spec.stemming)
-            self._stem = functools.lru_cache(maxsize=_STEM_CACHE)(stemmer.stemWord)
+            self._stem = snowballstemmer.stemmer(spec.stemming).stemWord
+        self._memo: dict[str, tuple[str, ...]] = {}
         self.steps = tuple(name for name, on in (
             ("nfkc", spec.unicode), ("casefold", spec.casefold),
             ("contractions", spec.contractions), ("disfluencies", spec.disfluencies),
@@ -94,17 +102,34 @@ class Normalizer:
         text = text.casefold() if spec.casefold else text.lower()
         return self._pattern.findall(text)
 
+    def _expand(self, tokens: Tokens) -> Tokens:
+        return _expand(tokens) if self.spec.contractions else tokens
+
+    def _unfilled(self, tokens: Tokens) -> Tokens:
+        if not self.spec.disfluencies:
+            return tokens
+        return [token for token in tokens if token not in FILLERS]
+
+    def _stemmed(self, tokens: Tokens) -> Tokens:
+        stem = self._stem
+        return tokens if stem is None else [stem(token) for token in tokens]
+
+    def _word(self, raw: str) -> tuple[str, ...]:
+        """One split word through contractions, fillers and stemming."""
+        words = tuple(self._stemmed(self._unfilled(self._expand([raw]))))
+        if len(self._memo) >= _MEMO:
+            self._memo.clear()
+        self._memo[raw] = words
+        return words
+
     def tokens(self, text: str) -> Tokens:
         """The normalized words of `text`, in order."""
-        tokens = self._split(text)
-        if self.spec.contractions:
-            tokens = _expand(tokens)
-        if self.spec.disfluencies:
-            tokens = _fluent(tokens)
-        stem = self._stem
-        if stem is not None:
-            tokens = [stem(token) for token in tokens]
-        return tokens
+        memo, word = self._memo.get, self._word
+        tokens: Tokens = []
+        for raw in self._split(text):
+            words = memo(raw)
+            tokens += word(raw) if words is None else words
+        return _fluent(tokens) if self.spec.disfluencies else tokens
 
     def phrase(self, text: str) -> tuple[str, ...]:
         """A keyword or phrase as the tuple of normalized words it must match."""
@@ -112,18 +137,21 @@ class Normalizer:
 
     def trace(self, text: str) -> list[tuple[str, str]]:
         """Each step with the text after it, for `--explain`."""
-        spec, tokens = self.spec, self._split(text)
-        shown = [("words", " ".join(tokens))]
-        if spec.contractions:
-            tokens = _expand(tokens)
-            shown.append(("contractions", " ".join(tokens)))
-        if spec.disfluencies:
-            tokens = _fluent(tokens)
-            shown.append(("disfluencies", " ".join(tokens)))
+        tokens = self._split(text)
+        shown = [("words", tokens)]
+        if self.spec.contractions:
+            tokens = self._expand(tokens)
+            shown.append(("contractions", tokens))
+        if self.spec.disfluencies:
+            tokens = self._unfilled(tokens)
+            shown.append(("fillers", tokens))
         if self._stem is not None:
-            tokens = [self._stem(token) for token in tokens]
-            shown.append(("stemming", " ".join(tokens)))
-        return shown
+            tokens = self._stemmed(tokens)
+            shown.append(("stemming", tokens))
+        if self.spec.disfluencies:
+            tokens = _fluent(tokens)
+            shown.append(("disfluencies", tokens))
+        return [(step, " ".join(words)) for step, words in shown]
 
 
 def contains(tokens: Sequence[str], words: tuple[str, ...], window: int) -> bool:
@@ -150,7 +178,7 @@ def near(tokens: Sequence[str], position: int, words: tuple[str, ...], window: i
     return False
 
 
-@functools.lru_cache(maxsize=8)
+@functools.lru_cache(maxsize=16)
 def normalizer_for(spec: NormalizationSpec | None = None) -> Normalizer:
     """The (shared, immutable) normalizer of a spec; the default pipeline for None."""
     return Normalizer(spec)
