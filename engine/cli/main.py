@@ -27,6 +27,7 @@ COMMAND_MODULES: dict[str, str] = {
     "schema": "schema",
     "validate": "validate",
     "eval": "eval",
+    "learn": "learn",
 }
 """Command name -> module in this package. Only the invoked command's module is imported."""
 

@@ -53,12 +53,24 @@ class ExampleIndex:
     unseen: float
     agent_names: tuple[str, ...]
     group_agents: tuple[int, ...]
+    group_names: tuple[str, ...]
     examples: tuple[Example, ...]
     normalizer: Normalizer
 
     def scores(self, tokens: Sequence[str]) -> tuple[dict[int, float], float]:
         """Agent position -> its best group's dot product with the query, and the query's
         norm."""
+        totals, norm = self.group_scores(tokens)
+        owners = self.group_agents
+        best: dict[int, float] = {}
+        for group, value in totals.items():
+            agent = owners[group]
+            if value > best.get(agent, 0.0):
+                best[agent] = value
+        return best, norm
+
+    def group_scores(self, tokens: Sequence[str]) -> tuple[dict[int, float], float]:
+        """Group -> dot product with the query, and the query's norm."""
         get = self.terms.get
         totals: dict[int, float] = {}
         total = totals.get
@@ -73,13 +85,7 @@ class ExampleIndex:
             squared += idf * idf
             for group, weight in contributions:
                 totals[group] = total(group, 0.0) + weight
-        owners = self.group_agents
-        best: dict[int, float] = {}
-        for group, value in totals.items():
-            agent = owners[group]
-            if value > best.get(agent, 0.0):
-                best[agent] = value
-        return best, math.sqrt(squared)
+        return totals, math.sqrt(squared)
 
     def vector(self, tokens: Sequence[str]) -> Vector:
         """The query's unit vector over known terms (for explanations, off the hot path)."""
@@ -160,6 +166,7 @@ def build_example_index(
         unseen=unseen * unseen,
         agent_names=names,
         group_agents=tuple(position[agent] for agent, _group in groups),
+        group_names=tuple(group for _agent, group in groups),
         examples=examples,
         normalizer=normalizer,
     )

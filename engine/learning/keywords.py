@@ -1,0 +1,95 @@
+"""Mining discriminative keywords per agent from a labelled corpus: weighted log-odds with an
+informative Dirichlet prior (the corpus itself), kept only when precise on the corpus.
+
+Counts words and word pairs of normalized text, as the keyword layer sees them. Pure.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+from engine.evaluation.corpus import Row
+from engine.routing.normalize import Normalizer
+
+PRIOR = 500.0
+"""Total weight of the prior (pseudo-counts spread like the whole corpus)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Keyword:
+    """A mined keyword: its text (as in the corpus), its agent, z-score, precision, support."""
+
+    text: str
+    agent: str
+    z: float
+    precision: float
+    support: int
+
+
+def _terms(tokens: Sequence[str]) -> set[tuple[str, ...]]:
+    return {(t,) for t in tokens} | set(pairwise(tokens))
+
+
+def _spellings(rows: Sequence[Row], normalizer: Normalizer) -> dict[tuple[str, ...], str]:
+    """The most frequent surface spelling of each term (lower-cased words, as typed)."""
+    seen: dict[tuple[str, ...], Counter[str]] = {}
+    for row in rows:
+        words = row.text.lower().split()
+        for size in (1, 2):
+            for start in range(len(words) - size + 1):
+                surface = " ".join(w.strip(".,!?;:\"()") for w in words[start:start + size])
+                key = tuple(normalizer.tokens(surface))
+                if len(key) == size:
+                    seen.setdefault(key, Counter())[surface] += 1
+    return {key: counts.most_common(1)[0][0] for key, counts in seen.items()}
+
+
+def log_odds(
+    rows: Sequence[Row],
+    normalizer: Normalizer,
+    *,
+    agents: Sequence[str],
+    known: set[tuple[str, ...]],
+    per_agent: int = 10,
+    min_support: int = 10,
+    min_precision: float = 0.95,
+    min_z: float = 3.0,
+) -> list[Keyword]:
+    """The most discriminative new terms of each agent (Monroe et al.'s weighted log-odds,
+    agent against the rest), that appear in at least `min_support` rows, of which at least
+    `min_precision` belong to the agent. Terms in `known` (already keywords) are skipped."""
+    documents = [(row.agent, _terms(normalizer.tokens(row.text))) for row in rows]
+    by_agent: dict[str, Counter[tuple[str, ...]]] = {agent: Counter() for agent in agents}
+    total: Counter[tuple[str, ...]] = Counter()
+    for agent, terms in documents:
+        by_agent.setdefault(agent, Counter()).update(terms)
+        total.update(terms)
+    all_count = sum(total.values())
+    spelled = _spellings(rows, normalizer)
+    found: list[Keyword] = []
+    for agent in agents:
+        mine = by_agent.get(agent, Counter())
+        n_mine = sum(mine.values())
+        n_rest = all_count - n_mine
+        scored = []
+        for term, count in mine.items():
+            support = total[term]
+            if support < min_support or term in known or term not in spelled:
+                continue
+            precision = count / support
+            if precision < min_precision:
+                continue
+            prior = PRIOR * support / all_count
+            rest = support - count
+            delta = math.log((count + prior) / (n_mine + PRIOR - count - prior)) - math.log(
+                (rest + prior) / (n_rest + PRIOR - rest - prior))
+            z = delta / math.sqrt(1 / (count + prior) + 1 / (rest + prior))
+            if z >= min_z:
+                scored.append(Keyword(spelled[term], agent, z, precision, support))
+        scored.sort(key=lambda k: (-k.z, k.text))
+        found += scored[:per_agent]
+    return found
