@@ -191,7 +191,7 @@ class ExamplesSpec(Frozen):
     and beat the runner-up by `margin`; `nearest` examples are kept for explanations."""
 
     min_score: float = 0.15
-    margin: float = 0.03
+    margin: float = 0.05
     nearest: int = 3
 
 

@@ -52,7 +52,7 @@ def compile_with(snapshot: Snapshot, added: Mapping[Place, Sequence[str]]) -> Sn
     return compile_snapshot(config, version=snapshot.version, root=snapshot.root)
 
 
-def _owned(config: ConfigSet) -> dict[str, list[str]]:
+def owned_capabilities(config: ConfigSet) -> dict[str, list[str]]:
     """Agent -> the capabilities only it declares (where its learned examples may go)."""
     holders: dict[str, list[str]] = {}
     for agent in config.agents.values():
@@ -65,7 +65,7 @@ def _owned(config: ConfigSet) -> dict[str, list[str]]:
     return owned
 
 
-def _place(snapshot: Snapshot, row: Row, owned: Mapping[str, list[str]]) -> Place:
+def place(snapshot: Snapshot, row: Row, owned: Mapping[str, list[str]]) -> Place:
     """The group of the row's agent whose examples are closest to the row."""
     index = snapshot.example_index
     choices = owned.get(row.agent, [])
@@ -100,7 +100,7 @@ def choose_examples(snapshot: Snapshot, rows: Sequence[Row], *, cap: int) -> Lea
     """Rows the config misroutes become examples, pass after pass, at most `cap` per agent."""
     learned = Learned()
     pool, learned.conflicts = distinct(rows, snapshot)
-    owned = _owned(snapshot.config)
+    owned = owned_capabilities(snapshot.config)
     current = snapshot
     taken: set[str] = set()
     for _ in range(PASSES):
@@ -111,7 +111,7 @@ def choose_examples(snapshot: Snapshot, rows: Sequence[Row], *, cap: int) -> Lea
             decision = router.route(RouteRequest(row.sender, row.text, context=row.context))
             if (decision.target or row.sender) == row.agent:
                 continue
-            learned.added.setdefault(_place(current, row, owned), []).append(row.text)
+            learned.added.setdefault(place(current, row, owned), []).append(row.text)
             taken.add(row.text)
             added += 1
         if not added:

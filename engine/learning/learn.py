@@ -35,7 +35,8 @@ class Outcome:
 def split(rows: Sequence[Row], snapshot: Snapshot, holdout: float) -> tuple[list[Row], list[Row]]:
     """A stable split by the hash of each normalized utterance (duplicates stay together)."""
     normalize = snapshot.keyword_index.normalizer.tokens
-    train, test = [], []
+    train: list[Row] = []
+    test: list[Row] = []
     for row in rows:
         key = " ".join(normalize(row.text)).encode("utf-8")
         (test if zlib.crc32(key) % 1000 < holdout * 1000 else train).append(row)
@@ -76,7 +77,9 @@ def mine_keywords(snapshot: Snapshot, rows: Sequence[Row]) -> list[Keyword]:
     return [keyword for keyword in found if keyword.text not in bad]
 
 
-def learn_from(snapshot: Snapshot, rows: Sequence[Row], *, cap: int) -> tuple[Learned, list[Keyword]]:
+def learn_from(
+    snapshot: Snapshot, rows: Sequence[Row], *, cap: int
+) -> tuple[Learned, list[Keyword]]:
     keywords = mine_keywords(snapshot, rows)
     base = with_keywords(snapshot, keywords)
     return choose_examples(base, rows, cap=cap), keywords

@@ -112,8 +112,9 @@ def write_learned(
             by_capability.setdefault(capability, []).append(keyword.text)
     for capability, words in sorted(by_capability.items()):
         spec = config.capabilities[capability].source
+        ordered = sorted(words)
         edits.setdefault(copies[spec.file if spec else ""], []).append(
-            lambda d, c=capability, w=sorted(words): _append(
+            lambda d, c=capability, w=ordered: _append(
                 d["capabilities"][c], "keywords", w, note, 4))
     for path, changes in edits.items():
         _edit(path, lambda data, changes=changes: [change(data) for change in changes])

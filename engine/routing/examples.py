@@ -17,6 +17,10 @@ from types import MappingProxyType
 from engine.config.models import AgentSpec, CapabilitySpec
 from engine.routing.normalize import Normalizer
 
+UNSEEN = 0.5
+"""An unknown word weighs half a word seen once: enough that a request made mostly of words
+no example uses scores low, not so much that one name or typo sinks a clear request."""
+
 Vector = dict[str, float]
 Contribution = tuple[int, float]
 """(group, the weight a query term adds to that group's score before the norm)."""
@@ -158,7 +162,7 @@ def build_example_index(
     for number, vectors in enumerate(groups.values()):
         for term, weight in _centroid(vectors).items():
             contributions.setdefault(term, []).append((number, idf[term] * weight))
-    unseen = math.log(len(documents) + 1) + 1.0
+    unseen = (math.log(len(documents) + 1) + 1.0) * UNSEEN
     return ExampleIndex(
         terms=MappingProxyType({
             term: (idf[term], tuple(found)) for term, found in contributions.items()
