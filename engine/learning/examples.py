@@ -75,7 +75,8 @@ def place(snapshot: Snapshot, row: Row, owned: Mapping[str, list[str]]) -> Place
     totals, _ = index.group_scores(tokens)
     agent = index.agent_names.index(row.agent)
     best, best_score = "", 0.0
-    for group, value in totals.items():
+    pairs = enumerate(totals) if isinstance(totals, list) else totals.items()
+    for group, value in pairs:
         name = index.group_names[group]
         if index.group_agents[group] == agent and name in choices and value > best_score:
             best, best_score = name, value

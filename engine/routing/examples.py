@@ -17,6 +17,8 @@ from types import MappingProxyType
 from engine.config.models import AgentSpec, CapabilitySpec
 from engine.routing.normalize import Normalizer
 
+DENSE = 256
+"""Up to this many example groups, scores accumulate in a list (twice as fast as a dict)."""
 UNSEEN = 0.5
 """An unknown word weighs half a word seen once: enough that a request made mostly of words
 no example uses scores low, not so much that one name or typo sinks a clear request."""
@@ -67,17 +69,21 @@ class ExampleIndex:
         totals, norm = self.group_scores(tokens)
         owners = self.group_agents
         best: dict[int, float] = {}
-        for group, value in totals.items():
-            agent = owners[group]
-            if value > best.get(agent, 0.0):
-                best[agent] = value
+        top = best.get
+        for group, value in (enumerate(totals) if isinstance(totals, list) else totals.items()):
+            if value > 0.0:
+                agent = owners[group]
+                if value > top(agent, 0.0):
+                    best[agent] = value
         return best, norm
 
-    def group_scores(self, tokens: Sequence[str]) -> tuple[dict[int, float], float]:
-        """Group -> dot product with the query, and the query's norm."""
+    def group_scores(self, tokens: Sequence[str]) -> tuple[list[float] | dict[int, float], float]:
+        """Each group's dot product with the query (a list by group when there are few
+        groups, which is faster; else a dict of the groups touched), and the query's norm."""
         get = self.terms.get
-        totals: dict[int, float] = {}
-        total = totals.get
+        size = len(self.group_agents)
+        dense = size <= DENSE
+        totals: list[float] | dict[int, float] = [0.0] * size if dense else {}
         squared = 0.0
         for term in features(tokens):
             entry = get(term)
@@ -87,8 +93,12 @@ class ExampleIndex:
                 continue
             idf, contributions = entry
             squared += idf * idf
-            for group, weight in contributions:
-                totals[group] = total(group, 0.0) + weight
+            if dense:
+                for group, weight in contributions:
+                    totals[group] += weight
+            else:
+                for group, weight in contributions:
+                    totals[group] = totals.get(group, 0.0) + weight  # type: ignore[union-attr]
         return totals, math.sqrt(squared)
 
     def vector(self, tokens: Sequence[str]) -> Vector:
@@ -105,6 +115,28 @@ def _idf(documents: Sequence[set[str]]) -> dict[str, float]:
             frequency[term] = frequency.get(term, 0) + 1
     size = len(documents)
     return {t: math.log((size + 1) / (n + 1)) + 1.0 for t, n in frequency.items()}
+
+
+COMMON = 0.05
+"""A word in more than this share of the examples is common ("i", "my", "to")."""
+
+
+def _without_common_pairs(documents: list[set[str]]) -> list[set[str]]:
+    """Drop the pairs made of two common words ("want to", "do i"): they say little, and a
+    request's unknown pairs cost nothing, so dropping them only saves work and noise."""
+    counts: dict[str, int] = {}
+    for terms in documents:
+        for term in terms:
+            if " " not in term:
+                counts[term] = counts.get(term, 0) + 1
+    limit = max(2, COMMON * len(documents))
+    common = {word for word, n in counts.items() if n > limit}
+
+    def informative(term: str) -> bool:
+        first, _, second = term.partition(" ")
+        return not second or first not in common or second not in common
+
+    return [{term for term in terms if informative(term)} for terms in documents]
 
 
 def _unit(terms: Iterable[str], idf: Mapping[str, float]) -> Vector:
@@ -148,6 +180,7 @@ def build_example_index(
     if not declared:
         return None
     documents = [features(normalizer.tokens(text)) for text, _agent, _group in declared]
+    documents = _without_common_pairs(documents)
     idf = _idf(documents)
     examples = tuple(
         Example(text, agent, MappingProxyType(_unit(terms, idf)))

@@ -37,6 +37,7 @@ _BY_TARGET = "the request names this agent"
 _BY_RULE = "the first rule whose conditions all hold"
 _BY_KEYWORDS = "the allowed agent with the most matched capabilities"
 _BY_EXAMPLES = "the agent whose examples are closest, clear of the runner-up"
+_BY_FALLBACK = "no trigger, rule, keyword or example matched: the configured fallback"
 
 
 class Router:
@@ -127,9 +128,8 @@ class Router:
             decision = self._fallback(request, sender, history, candidates, match)
         if decision is None:
             detail = "no layer found a target that policy allows"
-            decision = self._refuse(request, None, Reason.no_route, detail, tuple(candidates))
-            if match is not None:
-                decision = decision._replace(examples=match)
+            decision = self._refuse(
+                request, None, Reason.no_route, detail, tuple(candidates), match)
         return decision
 
     def _rules(
@@ -247,14 +247,13 @@ class Router:
         if target is None:
             return None
         reason = policy.check(self._tables, sender, target, history)
-        candidates.append(Candidate(target, Layer.fallback, 0, reason))
+        candidates.append(_new(Candidate, (target, Layer.fallback, 0, reason, None)))
         if reason is not None:
             return None
-        return RouteDecision(
+        return _new(RouteDecision, (
             target, Layer.fallback, None, _NOTHING, _NOTHING, tuple(candidates), None,
-            "no trigger, rule, keyword or example matched: the configured fallback",
-            self._version, request, (), match,
-        )
+            _BY_FALLBACK, self._version, request, (), match,
+        ))
 
     def _refuse(
         self,
@@ -263,9 +262,10 @@ class Router:
         reason: Reason,
         detail: str,
         candidates: tuple[Candidate, ...],
+        match: ExampleMatch | None = None,
     ) -> RouteDecision:
-        return RouteDecision(
+        return _new(RouteDecision, (
             None, layer, None, _NOTHING, _NOTHING, candidates, reason, detail, self._version,
-            request,
-        )
+            request, (), match,
+        ))
 
