@@ -36,11 +36,11 @@ def _listed(config: ConfigSet, locator: Locator) -> list[_Listed]:
             found.append(_Listed(frozenset({agent.name}), document, ("examples", n), text))
     for name, capability in config.capabilities.items():
         holders = frozenset(a.name for a in config.agents.values() if name in a.capabilities)
-        document = locator.capabilities.get(name)
-        if not holders or document is None:
+        declared = locator.capabilities.get(name)
+        if not holders or declared is None:
             continue
         for n, text in enumerate(capability.examples):
-            found.append(_Listed(holders, document, ("capabilities", name, "examples", n), text))
+            found.append(_Listed(holders, declared, ("capabilities", name, "examples", n), text))
     return found
 
 

@@ -77,12 +77,11 @@ class ExampleMatch:
         return terms
 
     def _deciding_terms(self) -> tuple[tuple[str, float], ...]:
-        names = self._index.agent_names
-        best = names.index(self.agent)
-        second = None if self.second is None else names.index(self.second)
+        best = self._best_group(self.agent)
+        second = None if self.second is None else self._best_group(self.second)
         lead: list[tuple[str, float]] = []
-        for term, (_idf, contributions) in self._known_terms():
-            weights = dict(contributions)
+        for term in sorted(self._index.vector(self._tokens)):
+            weights = dict(self._index.terms[term][1])
             behind = 0.0 if second is None else weights.get(second, 0.0)
             share = (weights.get(best, 0.0) - behind) / self._norm
             if share > 0:
@@ -90,9 +89,15 @@ class ExampleMatch:
         lead.sort(key=lambda item: (-item[1], item[0]))
         return tuple(lead[:_TERMS])
 
-    def _known_terms(self) -> list[tuple[str, tuple[float, tuple[tuple[int, float], ...]]]]:
-        query = self._index.vector(self._tokens)
-        return [(term, self._index.terms[term]) for term in sorted(query)]
+    def _best_group(self, agent: str) -> int:
+        """The example group that gave `agent` its score."""
+        index = self._index
+        position = index.agent_names.index(agent)
+        totals, _ = index.group_scores(self._tokens)
+        pairs = enumerate(totals) if isinstance(totals, list) else totals.items()
+        mine = [(value, -group) for group, value in pairs
+                if index.group_agents[group] == position]
+        return -max(mine)[1] if mine else -1
 
     @property
     def nearest(self) -> tuple[NearestExample, ...]:
