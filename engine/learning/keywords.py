@@ -48,6 +48,18 @@ def _spellings(rows: Sequence[Row], normalizer: Normalizer) -> dict[tuple[str, .
     return {key: counts.most_common(1)[0][0] for key, counts in seen.items()}
 
 
+def _common_words(documents: Sequence[tuple[str, set[tuple[str, ...]]]]) -> set[str]:
+    """Words used by more than half of the agents ("at", "my", "card"): a keyword made only
+    of them would fire on everybody's requests."""
+    users: dict[str, set[str]] = {}
+    for agent, terms in documents:
+        for term in terms:
+            if len(term) == 1:
+                users.setdefault(term[0], set()).add(agent)
+    agents = {agent for agent, _ in documents}
+    return {word for word, who in users.items() if len(who) * 2 > len(agents)}
+
+
 def log_odds(
     rows: Sequence[Row],
     normalizer: Normalizer,
@@ -61,8 +73,10 @@ def log_odds(
 ) -> list[Keyword]:
     """The most discriminative new terms of each agent (Monroe et al.'s weighted log-odds,
     agent against the rest), that appear in at least `min_support` rows, of which at least
-    `min_precision` belong to the agent. Terms in `known` (already keywords) are skipped."""
+    `min_precision` belong to the agent. Terms in `known` (already keywords) and terms made
+    only of words most agents use are skipped."""
     documents = [(row.agent, _terms(normalizer.tokens(row.text))) for row in rows]
+    common = _common_words(documents)
     by_agent: dict[str, Counter[tuple[str, ...]]] = {agent: Counter() for agent in agents}
     total: Counter[tuple[str, ...]] = Counter()
     for agent, terms in documents:
@@ -79,6 +93,8 @@ def log_odds(
         for term, count in mine.items():
             support = total[term]
             if support < min_support or term in known or term not in spelled:
+                continue
+            if all(word in common for word in term):
                 continue
             precision = count / support
             if precision < min_precision:

@@ -29,7 +29,7 @@ from engine.routing import Router, RouteRequest
 from engine.routing.examples import agent_examples
 
 sys.path.insert(0, str(Path(__file__).parent))
-from gen_corpus import generate  # noqa: E402
+from gen_corpus import generate
 
 BANKING = Path(__file__).resolve().parents[2] / "configs" / "banking"
 CORPORA = [BANKING / "corpus" / "dev.csv", BANKING / "corpus" / "holdout.csv"]
@@ -104,7 +104,8 @@ def classifier(texts: Sequence[str], labels: Sequence[str]) -> Callable[[str], s
 
 def line(label: str, tally: Tally, cost: str) -> str:
     return (f"  {label:<44} accuracy {tally.accuracy:6.1%}  specialist recall "
-            f"{tally.transfer_recall:6.1%}  false transfers {tally.false_transfer_rate:5.1%}  {cost}")
+            f"{tally.transfer_recall:6.1%}  false transfers {tally.false_transfer_rate:5.1%}"
+            f"  {cost}")
 
 
 def compare(name: str, snapshot: Snapshot, fit: tuple[list[str], list[str]], rows: list[Row],
