@@ -125,11 +125,22 @@ class Normalizer:
     def tokens(self, text: str) -> Tokens:
         """The normalized words of `text`, in order."""
         memo, word = self._memo.get, self._word
-        tokens: Tokens = []
+        if not self.spec.disfluencies:
+            tokens: Tokens = []
+            for raw in self._split(text):
+                words = memo(raw)
+                tokens += word(raw) if words is None else words
+            return tokens
+        out: Tokens = []  # the `_fluent` pass, fused into the loop (the hot path)
         for raw in self._split(text):
             words = memo(raw)
-            tokens += word(raw) if words is None else words
-        return _fluent(tokens) if self.spec.disfluencies else tokens
+            for token in word(raw) if words is None else words:
+                if out and out[-1] == token:
+                    continue
+                out.append(token)
+                if token in _PHRASE_ENDS:
+                    out = _fluent(out)
+        return out
 
     def phrase(self, text: str) -> tuple[str, ...]:
         """A keyword or phrase as the tuple of normalized words it must match."""

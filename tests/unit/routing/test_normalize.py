@@ -85,3 +85,15 @@ def test_keywords_and_rules_share_the_pipeline(build) -> None:  # type: ignore[n
 
     decision = Router(snapshot).route(RouteRequest("front", "someone STOLE... no, stolen card"))
     assert decision.rule == "r"
+
+
+SPEECH = st.lists(st.sampled_from(
+    ["you", "know", "i", "mean", "my", "card", "um", "uh", "it's", "didnt", "Cards", "know"]),
+    max_size=14).map(" ".join)
+
+
+@given(SPEECH)
+def test_fused_tokens_agree_with_the_step_by_step_trace(text: str) -> None:
+    assert DEFAULT.trace(text)[-1][1] == " ".join(DEFAULT.tokens(text))
+    no_fillers = Normalizer(NormalizationSpec(disfluencies=False))
+    assert no_fillers.trace(text)[-1][1] == " ".join(no_fillers.tokens(text))
