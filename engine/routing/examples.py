@@ -197,9 +197,9 @@ def build_example_index(
             contributions.setdefault(term, []).append((number, idf[term] * weight))
     unseen = (math.log(len(documents) + 1) + 1.0) * UNSEEN
     return ExampleIndex(
-        terms=MappingProxyType({
-            term: (idf[term], tuple(found)) for term, found in contributions.items()
-        }),
+        # A plain dict behind the read-only `Mapping` type: lookups in a mappingproxy cost a
+        # little more, and this one runs once per word of every request.
+        terms={term: (idf[term], tuple(found)) for term, found in contributions.items()},
         unseen=unseen * unseen,
         agent_names=names,
         group_agents=tuple(position[agent] for agent, _group in groups),

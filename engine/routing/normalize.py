@@ -95,9 +95,10 @@ class Normalizer:
 
     def _split(self, text: str) -> Tokens:
         spec = self.spec
-        if spec.unicode and not text.isascii():
+        ascii_ = text.isascii()
+        if spec.unicode and not ascii_:
             text = unicodedata.normalize("NFKC", text)
-        if spec.contractions:
+        if spec.contractions and (not ascii_ or "`" in text):  # translate() is slow: skip it
             text = text.translate(_APOSTROPHES)
         text = text.casefold() if spec.casefold else text.lower()
         return self._pattern.findall(text)
