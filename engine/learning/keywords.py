@@ -60,6 +60,44 @@ def _common_words(documents: Sequence[tuple[str, set[tuple[str, ...]]]]) -> set[
     return {word for word, who in users.items() if len(who) * 2 > len(agents)}
 
 
+def z_score(count: int, support: int, mine: int, total: int) -> float:
+    """Weighted log-odds of a term in one agent's rows against the rest's, over its standard
+    deviation: `count` of its `support` occurrences are the agent's, which has `mine` of the
+    `total` term occurrences. The prior spreads `PRIOR` pseudo-counts like the corpus."""
+    prior = PRIOR * support / total
+    rest, others = support - count, total - mine
+    delta = math.log((count + prior) / (mine + PRIOR - count - prior)) - math.log(
+        (rest + prior) / (others + PRIOR - rest - prior))
+    return delta / math.sqrt(1 / (count + prior) + 1 / (rest + prior))
+
+
+@dataclass(frozen=True, slots=True)
+class _Limits:
+    known: set[tuple[str, ...]]
+    common: set[str]
+    min_support: int
+    min_precision: float
+    min_z: float
+
+
+def _agent_keywords(
+    agent: str, mine: Counter[tuple[str, ...]], total: Counter[tuple[str, ...]],
+    spelled: dict[tuple[str, ...], str], limits: _Limits,
+) -> list[Keyword]:
+    all_count, n_mine = sum(total.values()), sum(mine.values())
+    scored = []
+    for term, count in mine.items():
+        support = total[term]
+        if support < limits.min_support or term in limits.known or term not in spelled:
+            continue
+        if all(word in limits.common for word in term) or count < limits.min_precision * support:
+            continue
+        z = z_score(count, support, n_mine, all_count)
+        if z >= limits.min_z:
+            scored.append(Keyword(spelled[term], agent, z, count / support, support))
+    return sorted(scored, key=lambda k: (-k.z, k.text))
+
+
 def log_odds(
     rows: Sequence[Row],
     normalizer: Normalizer,
@@ -76,36 +114,14 @@ def log_odds(
     `min_precision` belong to the agent. Terms in `known` (already keywords) and terms made
     only of words most agents use are skipped."""
     documents = [(row.agent, _terms(normalizer.tokens(row.text))) for row in rows]
-    common = _common_words(documents)
+    limits = _Limits(known, _common_words(documents), min_support, min_precision, min_z)
     by_agent: dict[str, Counter[tuple[str, ...]]] = {agent: Counter() for agent in agents}
     total: Counter[tuple[str, ...]] = Counter()
     for agent, terms in documents:
         by_agent.setdefault(agent, Counter()).update(terms)
         total.update(terms)
-    all_count = sum(total.values())
     spelled = _spellings(rows, normalizer)
     found: list[Keyword] = []
     for agent in agents:
-        mine = by_agent.get(agent, Counter())
-        n_mine = sum(mine.values())
-        n_rest = all_count - n_mine
-        scored = []
-        for term, count in mine.items():
-            support = total[term]
-            if support < min_support or term in known or term not in spelled:
-                continue
-            if all(word in common for word in term):
-                continue
-            precision = count / support
-            if precision < min_precision:
-                continue
-            prior = PRIOR * support / all_count
-            rest = support - count
-            delta = math.log((count + prior) / (n_mine + PRIOR - count - prior)) - math.log(
-                (rest + prior) / (n_rest + PRIOR - rest - prior))
-            z = delta / math.sqrt(1 / (count + prior) + 1 / (rest + prior))
-            if z >= min_z:
-                scored.append(Keyword(spelled[term], agent, z, precision, support))
-        scored.sort(key=lambda k: (-k.z, k.text))
-        found += scored[:per_agent]
+        found += _agent_keywords(agent, by_agent[agent], total, spelled, limits)[:per_agent]
     return found

@@ -105,6 +105,21 @@ def write_learned(
 
     for place in sorted(added):
         examples_of(place, sorted(set(added[place]), key=str.lower))
+    _keyword_edits(snapshot, keywords, copies, edits, note)
+    for path, changes in edits.items():
+        _edit(path, lambda data, changes=changes: [change(data) for change in changes])
+    return copies
+
+
+def _keyword_edits(
+    snapshot: Snapshot,
+    keywords: Sequence[Keyword],
+    copies: Mapping[str, Path],
+    edits: dict[Path, list[Any]],
+    note: str,
+) -> None:
+    """Queue the edits that add each keyword to its agent's primary capability."""
+    config = snapshot.config
     by_capability: dict[str, list[str]] = {}
     for keyword in keywords:
         capability = primary_capability(snapshot, keyword.agent)
@@ -116,9 +131,6 @@ def write_learned(
         edits.setdefault(copies[spec.file if spec else ""], []).append(
             lambda d, c=capability, w=ordered: _append(
                 d["capabilities"][c], "keywords", w, note, 4))
-    for path, changes in edits.items():
-        _edit(path, lambda data, changes=changes: [change(data) for change in changes])
-    return copies
 
 
 def primary_capability(snapshot: Snapshot, agent: str) -> str | None:
