@@ -26,6 +26,8 @@ COMMAND_MODULES: dict[str, str] = {
     "watch": "watch",
     "schema": "schema",
     "validate": "validate",
+    "eval": "eval",
+    "learn": "learn",
 }
 """Command name -> module in this package. Only the invoked command's module is imported."""
 

@@ -127,13 +127,19 @@ def execute(args: argparse.Namespace) -> int:
         check_request(snapshot, request)
     decision = Router(snapshot).route_turn(requests, history=history)
     checks = None
+    normalizer = snapshot.keyword_index.normalizer
+    trace = normalizer.trace(decision.request.text) if args.explain else []
     if args.explain and snapshot.tables is not None:
         checks = check_rules(snapshot.tables.rules, snapshot.keyword_index, decision.request)
     if args.format == "json":
         document = decision.to_dict()
         if checks is not None:
             document["rule_checks"] = [check.to_dict() for check in checks]
+        if args.explain:
+            document["normalization"] = {"steps": list(normalizer.steps),
+                                         "trace": [{"step": s, "text": t} for s, t in trace]}
         print(json.dumps(document, indent=2))
     else:
-        print(render_text(decision, explain=args.explain, checks=checks or ()))
+        print(render_text(decision, explain=args.explain, checks=checks or (),
+                          normalization=(normalizer.steps, trace)))
     return 0 if decision.routed else 1

@@ -32,6 +32,7 @@ class Locator:
 
     engine: Document
     agents: dict[str, Document] = field(default_factory=dict)
+    capabilities: dict[str, Document] = field(default_factory=dict)
     rules: dict[str, tuple[Document, int]] = field(default_factory=dict)
     fallback: Document | None = None
 
@@ -133,6 +134,7 @@ def _add_capabilities(sets: _Sets, documents: Iterable[Document]) -> None:
                 {"name": name, **(body or {}), "source": source}
             )
             declared_in[name] = document.file
+            sets.locator.capabilities[name] = document
 
 
 def _add_routing(sets: _Sets, documents: Iterable[Document]) -> None:

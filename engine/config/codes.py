@@ -58,6 +58,7 @@ WARNING_CODES: dict[str, str] = {
     "unreachable-agent": "no path of allowed handoffs leads from the entry agent to it",
     "dead-end-agent": "a non-terminal agent whose peers allow handing off to no one",
     "shadowed-rule": "an earlier rule of higher or equal priority has the same conditions",
+    "contradicting-example": "the same utterance (once normalized) is an example of two agents",
 }
 
 

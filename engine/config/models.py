@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     PlainSerializer,
@@ -86,6 +87,7 @@ class AgentSpec(Frozen):
     name: str
     description: str = ""
     capabilities: tuple[str, ...] = ()
+    examples: tuple[str, ...] = ()
     handoff: HandoffSpec = HandoffSpec()
     peers: tuple[str, ...] = ()
     enabled: bool = True
@@ -133,6 +135,7 @@ class CapabilitySpec(Frozen):
     description: str = ""
     keywords: tuple[str, ...] = ()
     synonyms: tuple[str, ...] = ()
+    examples: tuple[str, ...] = ()
     source: SourceRef | None = None
 
 
@@ -198,6 +201,36 @@ class Policies(Frozen):
     multiple_handoffs: Literal["first", "highest_priority", "reject"] = "first"
 
 
+class NormalizationSpec(Frozen):
+    """How text is normalized before keywords, rules and examples match it (one pipeline)."""
+
+    unicode: bool = True
+    casefold: bool = True
+    contractions: bool = True
+    disfluencies: bool = True
+    stemming: str = "english"
+    phrase_window: int = 0
+
+
+EXACT = NormalizationSpec(
+    unicode=False, casefold=False, contractions=False, disfluencies=False, stemming="none"
+)
+"""`normalization: exact`: lower-cased whole words, phrases as consecutive words."""
+
+
+def _preset(value: Any) -> Any:
+    return EXACT if value == "exact" else value
+
+
+class ExamplesSpec(Frozen):
+    """When the examples layer answers: the best agent's similarity must reach `min_score`
+    and beat the runner-up by `margin`; `nearest` examples are kept for explanations."""
+
+    min_score: float = 0.15
+    margin: float = 0.05
+    nearest: int = 3
+
+
 class EngineSpec(Frozen):
     """The root document: names the set, its entry agent and its policies."""
 
@@ -210,6 +243,8 @@ class EngineSpec(Frozen):
     policies: Policies = Policies()
     input_limits: InputLimits = InputLimits()
     redact: RedactSpec = RedactSpec()
+    normalization: Annotated[NormalizationSpec, BeforeValidator(_preset)] = NormalizationSpec()
+    examples: ExamplesSpec = ExamplesSpec()
     source: SourceRef | None = None
 
 

@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from engine.config.build import build_config
 from engine.config.codes import issue
 from engine.config.document import read_document
+from engine.config.examples_check import contradicting_examples
 from engine.config.include import Included, expand_includes
 from engine.config.link import link_config
 from engine.config.metaschema import schema_error
@@ -101,7 +102,8 @@ def load_set(
     issues += link_config(config, locator)
     if has_errors(issues):
         return None, sorted(issues, key=sort_key)
-    warnings = tuple(sorted([*issues, *topology_warnings(config, locator)], key=sort_key))
+    found = [*issues, *topology_warnings(config, locator), *contradicting_examples(config, locator)]
+    warnings = tuple(sorted(found, key=sort_key))
     version = content_version([(engine_path.name, source.raw), *hashed])
     snapshot = compile_snapshot(config, version=version, root=display, warnings=warnings)
     return snapshot, list(warnings)

@@ -13,7 +13,9 @@ from types import MappingProxyType
 from engine.config.models import AgentSpec, ConfigSet, RuleSpec
 from engine.issues import Issue
 from engine.routing.compiled import RouteTables, compile_tables
+from engine.routing.examples import ExampleIndex, build_example_index
 from engine.routing.index import KeywordIndex, build_keyword_index
+from engine.routing.normalize import normalizer_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +35,7 @@ class Snapshot:
     keyword_index: KeywordIndex
     warnings: tuple[Issue, ...] = ()
     tables: RouteTables | None = None
+    example_index: ExampleIndex | None = None
 
     @property
     def agents(self) -> Mapping[str, AgentSpec]:
@@ -67,15 +70,19 @@ def compile_snapshot(
     config: ConfigSet, *, version: str, root: str, warnings: tuple[Issue, ...] = ()
 ) -> Snapshot:
     """Compile a linked config: trigger map, rules in evaluation order (priority desc, then
-    declaration order), the inverted keyword index and the router's policy tables."""
+    declaration order), the inverted keyword index, the examples index and the router's
+    policy tables, all over one normalization pipeline."""
     tables = compile_tables(config)
+    normalizer = normalizer_for(config.engine.normalization)
+    agents = tuple(config.agents.values())
     return Snapshot(
         config=config,
         version=version,
         root=root,
         trigger_map=MappingProxyType(build_handoff_map(config.agents)),
         rules=tuple(rule.spec for rule in tables.rules),
-        keyword_index=build_keyword_index(config.agents.values(), config.capabilities),
+        keyword_index=build_keyword_index(agents, config.capabilities, normalizer=normalizer),
         warnings=warnings,
         tables=tables,
+        example_index=build_example_index(agents, config.capabilities, normalizer=normalizer),
     )

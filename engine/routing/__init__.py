@@ -11,7 +11,10 @@ from engine.routing.decision import (
     RouteDecision,
     RouteRequest,
 )
+from engine.routing.evidence import ExampleMatch, NearestExample
+from engine.routing.examples import ExampleIndex, build_example_index
 from engine.routing.index import KeywordIndex, build_keyword_index
+from engine.routing.normalize import Normalizer
 from engine.routing.policy import Hop
 from engine.routing.provider import HandoffProvider
 from engine.routing.router import Router
@@ -22,16 +25,21 @@ __all__ = [
     "AgentCapabilityRegistry",
     "Candidate",
     "Candidates",
+    "ExampleIndex",
+    "ExampleMatch",
     "HandoffProvider",
     "HandoffRouter",
     "Hop",
     "KeywordIndex",
     "Layer",
+    "NearestExample",
+    "Normalizer",
     "Reason",
     "RouteDecision",
     "RouteRequest",
     "Router",
     "_extract_keywords",
+    "build_example_index",
     "build_keyword_index",
     "words",
 ]

@@ -10,8 +10,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from engine.config.models import ConfigSet
+from engine.config.models import ConfigSet, ExamplesSpec
 from engine.routing.dispatch import RuleDispatch, build_dispatch
+from engine.routing.normalize import normalizer_for
 from engine.routing.tables import AgentPolicy, CompiledRule
 
 
@@ -29,6 +30,7 @@ class RouteTables:
     max_hops: int
     max_bounces: int
     multiple_handoffs: str
+    examples: ExamplesSpec
 
 
 def compile_tables(config: ConfigSet) -> RouteTables:
@@ -36,7 +38,11 @@ def compile_tables(config: ConfigSet) -> RouteTables:
         agent.name: AgentPolicy.of(agent, position)
         for position, agent in enumerate(config.agents.values())
     }
-    compiled = [CompiledRule.of(rule, n) for n, rule in enumerate(config.routing.rules)]
+    normalizer = normalizer_for(config.engine.normalization)
+    compiled = [
+        CompiledRule.of(rule, n, normalizer=normalizer)
+        for n, rule in enumerate(config.routing.rules)
+    ]
     compiled.sort(key=lambda rule: (-rule.priority, rule.position))
     tools = frozenset(tool for rule in compiled for tool in (rule.tools or ()))
     policies = config.engine.policies
@@ -49,4 +55,5 @@ def compile_tables(config: ConfigSet) -> RouteTables:
         max_hops=policies.max_hops,
         max_bounces=policies.max_bounces,
         multiple_handoffs=policies.multiple_handoffs,
+        examples=config.engine.examples,
     )

@@ -10,12 +10,12 @@ from typing import Any
 
 from engine.routing.decision import RouteRequest
 from engine.routing.index import KeywordIndex, Phrase
+from engine.routing.normalize import contains
 from engine.routing.tables import CompiledRule
-from engine.routing.text import words
 
 
 class TextView:
-    """The request text tokenized once, on first use, and matched against the index once."""
+    """The request text normalized once, on first use, and matched against the index once."""
 
     __slots__ = ("_capabilities", "_explicit", "_index", "_set", "_tokens", "text")
 
@@ -32,7 +32,7 @@ class TextView:
     @property
     def tokens(self) -> list[str]:
         if self._tokens is None:
-            self._tokens = words(self.text)
+            self._tokens = self._index.normalizer.tokens(self.text)
         return self._tokens
 
     def has(self, words_: Phrase) -> bool:
@@ -43,10 +43,7 @@ class TextView:
             return words_[0] in self._set
         if not self._set.issuperset(words_):
             return False
-        tokens, size = self.tokens, len(words_)
-        return any(
-            tuple(tokens[i : i + size]) == words_ for i in range(len(tokens) - size + 1)
-        )
+        return contains(self.tokens, words_, self._index.normalizer.window)
 
     @property
     def capabilities(self) -> dict[str, list[str]]:

@@ -16,6 +16,7 @@ from engine.errors import RoutingError
 
 if TYPE_CHECKING:
     from engine.lifecycle.models import HandoffRequest
+    from engine.routing.evidence import ExampleMatch
 
 _NO_CONTEXT: Mapping[str, Any] = MappingProxyType({})
 
@@ -26,6 +27,7 @@ class Layer(str, enum.Enum):
     trigger = "trigger"
     rule = "rule"
     keyword = "keyword"
+    example = "example"
     fallback = "fallback"
 
 
@@ -38,17 +40,19 @@ class Reason(str, enum.Enum):
     unknown_target = "unknown_target"
     self_handoff = "self_handoff"
     outranked = "outranked"
+    unclear = "unclear"
     no_route = "no_route"
     multiple_handoffs = "multiple_handoffs"
 
 
 class Candidate(NamedTuple):
     """One agent a layer proposed. `score` is the rule priority for rules, the number of
-    matched capabilities for keywords, 0 otherwise; `dropped` is None for the winner."""
+    matched capabilities for keywords, the similarity (0-1) for examples, 0 otherwise;
+    `dropped` is None for the winner."""
 
     agent: str
     layer: Layer
-    score: int = 0
+    score: float = 0
     dropped: Reason | None = None
     rule: str | None = None
 
@@ -56,7 +60,7 @@ class Candidate(NamedTuple):
         return {
             "agent": self.agent,
             "layer": self.layer.value,
-            "score": self.score,
+            "score": round(self.score, 4) if isinstance(self.score, float) else self.score,
             "dropped": None if self.dropped is None else self.dropped.value,
             "rule": self.rule,
         }
@@ -156,7 +160,8 @@ class RouteRequest(NamedTuple):
 
 class RouteDecision(NamedTuple):
     """The router's answer. `target` is None when nothing may take the request; then
-    `rejection` says why (for an explicit trigger: the policy reason, never a reroute)."""
+    `rejection` says why (for an explicit trigger: the policy reason, never a reroute).
+    `examples` is what the examples layer saw when it ran (nearest examples, deciding terms)."""
 
     target: str | None
     layer: Layer | None
@@ -169,6 +174,7 @@ class RouteDecision(NamedTuple):
     config_version: str
     request: RouteRequest
     dropped_requests: tuple[RouteRequest, ...] = ()
+    examples: ExampleMatch | None = None
 
     @property
     def routed(self) -> bool:
@@ -194,4 +200,5 @@ class RouteDecision(NamedTuple):
             "config_version": self.config_version,
             "request": self.request.to_dict(),
             "dropped_requests": [request.to_dict() for request in self.dropped_requests],
+            "examples": None if self.examples is None else self.examples.to_dict(),
         }

@@ -1,7 +1,8 @@
 """The inverted keyword index built at compile time: word -> capabilities -> agents.
 
-Matching is on whole words (never substrings: "card" never matches "cardiology"), case-
-insensitive; a keyword may be a phrase of several words. Building is pure and deterministic.
+Matching is on whole normalized words (never substrings: "card" never matches "cardiology");
+a keyword may be a phrase of several words, matched in order or, with a phrase window, in any
+order close together. Building is pure and deterministic.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from engine.config.models import AgentSpec, CapabilitySpec
-from engine.routing.text import phrase, words
+from engine.routing.normalize import Normalizer, near, normalizer_for
 
 Phrase = tuple[str, ...]
 
@@ -33,19 +34,24 @@ class KeywordIndex:
     entries: Mapping[str, tuple[Entry, ...]]
     agents_by_capability: Mapping[str, tuple[int, ...]]
     agent_names: tuple[str, ...]
+    normalizer: Normalizer
 
     def match_words(self, tokens: Sequence[str]) -> dict[str, list[str]]:
         """Capabilities signalled by already-tokenized text, each with its matched keywords
         in the order they first appear."""
         found: dict[str, list[str]] = {}
         get = self.entries.get
+        window = self.normalizer.window
         for position, token in enumerate(tokens):
             entries = get(token)
             if entries is None:
                 continue
             for words_, keyword, capabilities in entries:
                 size = len(words_)
-                if size > 1 and tuple(tokens[position : position + size]) != words_:
+                if size > 1 and (
+                    not near(tokens, position, words_, window) if window
+                    else tuple(tokens[position : position + size]) != words_
+                ):
                     continue
                 for capability in capabilities:
                     hits = found.get(capability)
@@ -57,7 +63,7 @@ class KeywordIndex:
 
     def match(self, text: str) -> dict[str, list[str]]:
         """Capabilities signalled by `text`, each with the keywords that matched it."""
-        return self.match_words(words(text))
+        return self.match_words(self.normalizer.tokens(text))
 
     def score(self, capabilities: Iterable[str]) -> dict[int, int]:
         """Agent position -> number of the given capabilities that agent declares."""
@@ -70,13 +76,15 @@ class KeywordIndex:
 
 
 def _keyword_phrases(
-    capabilities: Mapping[str, CapabilitySpec],
+    capabilities: Mapping[str, CapabilitySpec], normalizer: Normalizer
 ) -> dict[Phrase, tuple[str, list[str]]]:
-    """Every keyword as its words -> (its first spelling, the capabilities it signals)."""
+    """Every keyword as its words -> (its first spelling, the capabilities it signals).
+    Keywords and synonyms come before the capability's name, so when stemming makes them
+    one (the name `cards`, the keyword `card`) the spelling shown is the keyword's."""
     phrases: dict[Phrase, tuple[str, list[str]]] = {}
     for capability in capabilities.values():
-        for keyword in (capability.name, *capability.keywords, *capability.synonyms):
-            words_ = phrase(keyword)
+        for keyword in (*capability.keywords, *capability.synonyms, capability.name):
+            words_ = normalizer.phrase(keyword)
             if not words_:
                 continue
             _spelling, names = phrases.setdefault(words_, (keyword.strip(), []))
@@ -86,12 +94,21 @@ def _keyword_phrases(
 
 
 def build_keyword_index(
-    agents: Iterable[AgentSpec], capabilities: Mapping[str, CapabilitySpec]
+    agents: Iterable[AgentSpec],
+    capabilities: Mapping[str, CapabilitySpec],
+    *,
+    normalizer: Normalizer | None = None,
 ) -> KeywordIndex:
-    """Invert the vocabulary (keyword -> capabilities) and the agents (capability -> agents)."""
+    """Invert the vocabulary (keyword -> capabilities) and the agents (capability -> agents).
+
+    A phrase is filed under its first word or, with a phrase window (any order), under its
+    longest word: every word must be there, so one is enough to find it, and the longest is
+    the least likely to be a common word that would make every request check the phrase."""
+    normalizer = normalizer or normalizer_for()
     entries: dict[str, list[Entry]] = {}
-    for words_, (spelling, names) in _keyword_phrases(capabilities).items():
-        entries.setdefault(words_[0], []).append((words_, spelling, tuple(names)))
+    for words_, (spelling, names) in _keyword_phrases(capabilities, normalizer).items():
+        key = max(words_, key=len) if normalizer.window else words_[0]
+        entries.setdefault(key, []).append((words_, spelling, tuple(names)))
     names_in_order: list[str] = []
     by_capability: dict[str, list[int]] = {}
     for position, agent in enumerate(agents):
@@ -106,4 +123,5 @@ def build_keyword_index(
         entries=MappingProxyType({k: tuple(v) for k, v in entries.items()}),
         agents_by_capability=MappingProxyType({k: tuple(v) for k, v in by_capability.items()}),
         agent_names=tuple(names_in_order),
+        normalizer=normalizer,
     )

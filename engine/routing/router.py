@@ -1,4 +1,4 @@
-"""The layered router over a compiled Snapshot: trigger, rules, keywords, fallback.
+"""The layered router over a compiled Snapshot: trigger, rules, keywords, examples, fallback.
 
 Pure and synchronous: it reads only the Snapshot's precomputed tables and the arguments, keeps
 no state between calls and never performs I/O. Policy applies at every layer; an explicit
@@ -22,6 +22,7 @@ from engine.routing.decision import (
     RouteDecision,
     RouteRequest,
 )
+from engine.routing.evidence import ExampleMatch
 from engine.routing.policy import Hop
 from engine.routing.tables import AgentPolicy
 
@@ -35,17 +36,20 @@ _BY_TOOL = "the handoff tool names this agent"
 _BY_TARGET = "the request names this agent"
 _BY_RULE = "the first rule whose conditions all hold"
 _BY_KEYWORDS = "the allowed agent with the most matched capabilities"
+_BY_EXAMPLES = "the agent whose examples are closest, clear of the runner-up"
+_BY_FALLBACK = "no trigger, rule, keyword or example matched: the configured fallback"
 
 
 class Router:
     """Routes requests against one Snapshot. Cheap to build; hold one per snapshot."""
 
-    __slots__ = ("_index", "_tables", "_triggers", "_version", "snapshot")
+    __slots__ = ("_examples", "_index", "_tables", "_triggers", "_version", "snapshot")
 
     def __init__(self, snapshot: Snapshot) -> None:
         self.snapshot = snapshot
         self._tables = snapshot.tables or compile_tables(snapshot.config)
         self._index = snapshot.keyword_index
+        self._examples = snapshot.example_index
         self._triggers = snapshot.trigger_map
         self._version = snapshot.version
 
@@ -104,7 +108,7 @@ class Router:
         how = _BY_TOOL if request.target is None else _BY_TARGET
         return _new(RouteDecision, (
             target, Layer.trigger, None, _NOTHING, _NOTHING, (candidate,), None, how,
-            self._version, request, (),
+            self._version, request, (), None,
         ))
 
     def _matched(
@@ -115,11 +119,17 @@ class Router:
         decision = self._rules(request, sender, history, text, candidates)
         if decision is None:
             decision = self._keywords(request, sender, history, text, candidates)
+        match = None
+        if decision is None and self._examples is not None:
+            match = self._nearest(text.tokens)
+            if match is not None:
+                decision = self._by_examples(request, sender, history, match, candidates)
         if decision is None:
-            decision = self._fallback(request, sender, history, candidates)
+            decision = self._fallback(request, sender, history, candidates, match)
         if decision is None:
             detail = "no layer found a target that policy allows"
-            decision = self._refuse(request, None, Reason.no_route, detail, tuple(candidates))
+            decision = self._refuse(
+                request, None, Reason.no_route, detail, tuple(candidates), match)
         return decision
 
     def _rules(
@@ -179,7 +189,50 @@ class Router:
         keywords = tuple(dict.fromkeys(flat))
         return _new(RouteDecision, (
             winner, Layer.keyword, None, keywords, tuple(matched), every, None, _BY_KEYWORDS,
-            self._version, request, (),
+            self._version, request, (), None,
+        ))
+
+    def _nearest(self, tokens: list[str]) -> ExampleMatch | None:
+        """The two agents whose examples are closest to the text (declaration order on ties)."""
+        index = self._examples
+        assert index is not None
+        scores, norm = index.scores(tokens)
+        if not scores or not norm:
+            return None
+        best, top, second, runner = -1, -1.0, -1, -1.0
+        for position, value in scores.items():
+            if value > top or (value == top and position < best):
+                second, runner = best, top
+                best, top = position, value
+            elif value > runner or (value == runner and position < second):
+                second, runner = position, value
+        limit = self._tables.examples.nearest
+        return ExampleMatch(
+            index, tokens, scores, norm, best=best, second=None if second < 0 else second,
+            limit=limit,
+        )
+
+    def _by_examples(
+        self,
+        request: RouteRequest,
+        sender: AgentPolicy,
+        history: Sequence[Hop],
+        match: ExampleMatch,
+        candidates: list[Candidate],
+    ) -> RouteDecision | None:
+        """The closest agent when it is close enough and clear of the runner-up, under
+        policy; otherwise nothing (the request falls through to the fallback)."""
+        settings = self._tables.examples
+        if match.score < settings.min_score or match.margin < settings.margin:
+            reason: Reason | None = Reason.unclear
+        else:
+            reason = policy.check(self._tables, sender, match.agent, history)
+        candidates.append(_new(Candidate, (match.agent, Layer.example, match.score, reason, None)))
+        if reason is not None:
+            return None
+        return _new(RouteDecision, (
+            match.agent, Layer.example, None, _NOTHING, _NOTHING, tuple(candidates), None,
+            _BY_EXAMPLES, self._version, request, (), match,
         ))
 
     def _fallback(
@@ -188,19 +241,19 @@ class Router:
         sender: AgentPolicy,
         history: Sequence[Hop],
         candidates: list[Candidate],
+        match: ExampleMatch | None,
     ) -> RouteDecision | None:
         target = self._tables.fallback
         if target is None:
             return None
         reason = policy.check(self._tables, sender, target, history)
-        candidates.append(Candidate(target, Layer.fallback, 0, reason))
+        candidates.append(_new(Candidate, (target, Layer.fallback, 0, reason, None)))
         if reason is not None:
             return None
-        return RouteDecision(
+        return _new(RouteDecision, (
             target, Layer.fallback, None, _NOTHING, _NOTHING, tuple(candidates), None,
-            "no trigger, rule or keyword matched: the configured fallback", self._version,
-            request,
-        )
+            _BY_FALLBACK, self._version, request, (), match,
+        ))
 
     def _refuse(
         self,
@@ -209,9 +262,10 @@ class Router:
         reason: Reason,
         detail: str,
         candidates: tuple[Candidate, ...],
+        match: ExampleMatch | None = None,
     ) -> RouteDecision:
-        return RouteDecision(
+        return _new(RouteDecision, (
             None, layer, None, _NOTHING, _NOTHING, candidates, reason, detail, self._version,
-            request,
-        )
+            request, (), match,
+        ))
 

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from engine.config.models import ANYONE, AgentSpec, RuleSpec
 from engine.routing.index import Phrase
-from engine.routing.text import phrase
+from engine.routing.normalize import Normalizer, normalizer_for
 
 
 def _allow_set(names: Iterable[str]) -> frozenset[str] | None:
@@ -63,7 +63,10 @@ class CompiledRule:
     spec: RuleSpec
 
     @classmethod
-    def of(cls, rule: RuleSpec, position: int) -> CompiledRule:
+    def of(
+        cls, rule: RuleSpec, position: int, *, normalizer: Normalizer | None = None
+    ) -> CompiledRule:
+        phrase = (normalizer or normalizer_for()).phrase
         when = rule.when
         sources = frozenset(when.from_agents) if when.from_agents else None
         if sources is not None and ANYONE in sources:

@@ -242,3 +242,25 @@ def test_graph_as_mermaid_and_dot(bank: str) -> None:
     assert dot.stdout.startswith('digraph "mini-bank" {')
     assert '  "rule0" -> "invest" [style=dotted];' in dot.stdout
     assert '  "fallback" -> "concierge" [style=dashed, label="fallback"];' in dot.stdout
+
+
+BANKING = str(Path(__file__).resolve().parents[2] / "configs" / "banking")
+
+
+def test_explain_shows_normalization_and_the_examples_layer() -> None:
+    text = "uh yeah so my card um i think somebody stole it"
+    done = handoff("route", BANKING, "--from", "concierge", text, "--explain")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("fraud_agent (examples: similarity ")
+    assert "normalized:   'yeah so my card i think somebodi stole it' (nfkc, casefold" \
+        in done.stdout
+    assert "deciding terms: 'stole'" in done.stdout
+    assert "nearest: fraud_agent" in done.stdout
+    document = json.loads(handoff("route", BANKING, "--from", "concierge", text, "--explain",
+                                  "--format", "json").stdout)
+    assert document["layer"] == "example"
+    assert document["examples"]["agent"] == "fraud_agent"
+    assert document["examples"]["nearest"][0]["agent"] == "fraud_agent"
+    assert document["normalization"]["trace"][0] == {"step": "words", "text": text}
+    assert "stemming:english" in document["normalization"]["steps"]

@@ -20,6 +20,7 @@ def build_snapshot(
     rules: list[dict[str, Any]] | None = None,
     fallback: str | None = None,
     policies: Mapping[str, Any] | None = None,
+    engine: Mapping[str, Any] | None = None,
     version: str = "test-1",
 ) -> Snapshot:
     """Agents as dicts (peers default to anyone), capabilities as name -> keyword list or
@@ -37,7 +38,8 @@ def build_snapshot(
     if fallback is not None:
         routing["fallback"] = fallback
     config = ConfigSet.model_validate({
-        "engine": {"name": "test", "entry": agents[0]["name"], "policies": policies or {}},
+        "engine": {"name": "test", "entry": agents[0]["name"], "policies": policies or {},
+                   **(engine or {})},
         "agents": {a["name"]: {"peers": ["*"], **a} for a in agents},
         "capabilities": caps,
         "routing": routing,

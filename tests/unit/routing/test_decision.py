@@ -72,5 +72,5 @@ def test_decision_fields_keep_their_order() -> None:
     # The runtime builds refusals positionally; reordering these fields would break it.
     assert RouteDecision._fields == (
         "target", "layer", "rule", "matched_keywords", "matched_capabilities", "candidates",
-        "rejection", "detail", "config_version", "request", "dropped_requests",
+        "rejection", "detail", "config_version", "request", "dropped_requests", "examples",
     )

@@ -57,7 +57,7 @@ CONDITIONS: list[tuple[dict[str, Any], RouteRequest, bool]] = [
     ({"from": ["concierge"]}, RouteRequest("concierge", "x"), True),
     ({"from": ["fraud"]}, RouteRequest("concierge", "x"), False),
     ({"keywords": {"any": ["lost", "stolen"]}}, RouteRequest("concierge", "Lost it"), True),
-    ({"keywords": {"any": ["lost"]}}, RouteRequest("concierge", "lostness"), False),
+    ({"keywords": {"any": ["lost"]}}, RouteRequest("concierge", "lostwithiel"), False),
     ({"keywords": {"all": ["card", "blocked"]}}, RouteRequest("concierge", "card blocked"), True),
     ({"keywords": {"all": ["card", "blocked"]}}, RouteRequest("concierge", "card ok"), False),
     ({"keywords": {"all": ["new card"]}}, RouteRequest("concierge", "a new card"), True),

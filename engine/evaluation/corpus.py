@@ -1,0 +1,198 @@
+"""Reading a labelled corpus (CSV or JSONL: `text`, `agent`, optional `from`, `context`) as a
+stream of rows, each bad row reported as a located `Issue` instead of an exception.
+
+Streams line by line (bounded memory whatever the file size). It checks names against the
+agents it is given; it never routes.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Callable, Collection, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from engine.config.validate import suggest
+from engine.errors import UsageError
+from engine.issues import Issue
+
+MAX_LINE = 64 * 1024
+"""The longest line read; a longer one is reported and skipped."""
+MAX_ISSUES = 100
+"""Bad rows reported one by one; past that they are only counted."""
+REQUIRED = ("text", "agent")
+CODES = {
+    "corpus-encoding": "a line that is not valid UTF-8",
+    "corpus-too-long": "a line longer than the limit",
+    "corpus-columns": "a required column is missing, or a row has the wrong number of fields",
+    "corpus-empty": "a row with an empty text or agent",
+    "corpus-syntax": "a line that is not valid CSV or JSON",
+    "corpus-unknown-agent": "an agent or sender that the config does not declare",
+    "corpus-context": "a context that is not a JSON object",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One labelled request: where it is (`line`), its text, expected agent, sender, context."""
+
+    line: int
+    text: str
+    agent: str
+    sender: str
+    context: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class _Lines:
+    """A binary file as decoded lines, numbered from 1; bad bytes become issues, not errors."""
+
+    stream: IO[bytes]
+    report: Callable[[int, str, str], None]
+    number: int = 0
+
+    def __iter__(self) -> Iterator[str]:
+        while True:
+            raw = self.stream.readline(MAX_LINE + 1)
+            if not raw:
+                return
+            self.number += 1
+            if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+                self._skip_rest()
+                self.report(self.number, "corpus-too-long",
+                            f"line is longer than {MAX_LINE} bytes; skipped")
+                yield "\n"
+                continue
+            try:
+                yield raw.decode("utf-8-sig" if self.number == 1 else "utf-8")
+            except UnicodeDecodeError as error:
+                where = f"byte 0x{raw[error.start]:02x} at column {error.start + 1}"
+                self.report(self.number, "corpus-encoding", f"not valid UTF-8 ({where}); skipped")
+                yield "\n"
+
+    def _skip_rest(self) -> None:
+        while True:
+            chunk = self.stream.readline(MAX_LINE)
+            if not chunk or chunk.endswith(b"\n"):
+                return
+
+
+class CorpusReader:
+    """Rows of one corpus file. Reading goes on after a bad row: `bad_rows` counts them and
+    `issues` holds the first `MAX_ISSUES`, located. Rows without `from` come from `entry`;
+    names are checked against `agents`."""
+
+    def __init__(self, path: str | Path, *, agents: Collection[str], entry: str) -> None:
+        self.path = Path(path)
+        self.agents, self.entry = agents, entry
+        self.issues: list[Issue] = []
+        self.bad_rows = 0
+        if not self.path.is_file():
+            raise UsageError(f"corpus {str(path)!r} is not a readable file")
+
+    def __iter__(self) -> Iterator[Row]:
+        with self.path.open("rb") as stream:
+            lines = _Lines(stream, self._issue)
+            if _is_jsonl(self.path, stream):
+                yield from self._jsonl(lines)
+            else:
+                yield from self._csv(lines)
+
+    def _issue(self, line: int, code: str, message: str) -> None:
+        self.bad_rows += 1
+        if len(self.issues) < MAX_ISSUES:
+            self.issues.append(Issue(str(self.path), line, 0, "", code, message))
+
+    def _csv(self, lines: _Lines) -> Iterator[Row]:
+        reader = csv.reader(lines, strict=True)
+        try:
+            header = [name.strip().lower() for name in next(reader, [])]
+            missing = [name for name in REQUIRED if name not in header]
+            if missing:
+                names = ", ".join(map(repr, missing))
+                self._issue(1, "corpus-columns", f"missing column(s) {names}; the header "
+                            f"must name at least 'text' and 'agent' (got {header})")
+                return
+            while True:
+                try:
+                    fields = next(reader)
+                except csv.Error as error:
+                    self._issue(lines.number, "corpus-syntax", f"not valid CSV: {error}")
+                    continue
+                except StopIteration:
+                    return
+                row = self._csv_row(lines.number, header, fields)
+                if row is not None:
+                    yield row
+        except csv.Error as error:  # the header itself
+            self._issue(lines.number, "corpus-syntax", f"not valid CSV: {error}")
+
+    def _csv_row(self, line: int, header: list[str], fields: list[str]) -> Row | None:
+        if not fields or fields == [""]:
+            return None  # a blank line, or a line skipped for its bytes
+        if len(fields) != len(header):
+            self._issue(line, "corpus-columns",
+                        f"expected {len(header)} field(s) as in the header, got {len(fields)}")
+            return None
+        values = dict(zip(header, fields, strict=True))
+        context: Any = {}
+        if values.get("context", "").strip():
+            try:
+                context = json.loads(values["context"])
+            except json.JSONDecodeError as error:
+                self._issue(line, "corpus-context", f"context is not valid JSON: {error.msg}")
+                return None
+        return self._row(line, values, context)
+
+    def _jsonl(self, lines: _Lines) -> Iterator[Row]:
+        for text in lines:
+            if not text.strip():
+                continue
+            try:
+                values = json.loads(text)
+            except json.JSONDecodeError as error:
+                self._issue(lines.number, "corpus-syntax", f"not valid JSON: {error.msg}")
+                continue
+            if not isinstance(values, dict):
+                self._issue(lines.number, "corpus-syntax", "a line must hold a JSON object")
+                continue
+            missing = [name for name in REQUIRED if name not in values]
+            if missing:
+                self._issue(lines.number, "corpus-columns",
+                            f"missing field(s) {', '.join(map(repr, missing))}")
+                continue
+            row = self._row(lines.number, values, values.get("context") or {})
+            if row is not None:
+                yield row
+
+    def _row(self, line: int, values: Mapping[str, Any], context: Any) -> Row | None:
+        text, agent = values.get("text"), values.get("agent")
+        sender = values.get("from") or self.entry
+        if not isinstance(text, str) or not isinstance(agent, str) or not isinstance(sender, str):
+            self._issue(line, "corpus-syntax", "'text', 'agent' and 'from' must be strings")
+            return None
+        if not text.strip() or not agent.strip():
+            what = "text" if not text.strip() else "agent"
+            self._issue(line, "corpus-empty", f"empty {what}")
+            return None
+        for name, what in ((agent.strip(), "agent"), (sender.strip(), "sender ('from')")):
+            if name not in self.agents:
+                hint = suggest(name, self.agents)
+                self._issue(line, "corpus-unknown-agent",
+                            f"{what} {name!r} is not an agent of the config{hint}")
+                return None
+        if not isinstance(context, dict):
+            self._issue(line, "corpus-context", "context must be a JSON object")
+            return None
+        return Row(line, text, agent.strip(), sender.strip(), context)
+
+
+def _is_jsonl(path: Path, stream: IO[bytes]) -> bool:
+    if path.suffix.lower() in (".jsonl", ".ndjson"):
+        return True
+    if path.suffix.lower() == ".csv":
+        return False
+    head = stream.peek(64) if hasattr(stream, "peek") else b""
+    return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")

@@ -1,0 +1,143 @@
+"""Writing a learned config set: a copy of the set's files with the learned examples and
+keywords appended in place, each block under a comment naming its source, in a stable order.
+
+Round-trips the YAML (comments and layout kept). It only ever writes into the output folder;
+the original set is read, never written.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+from engine.config.snapshot import Snapshot
+from engine.errors import UsageError
+from engine.learning.examples import Place
+from engine.learning.keywords import Keyword
+
+
+def _yaml() -> YAML:
+    yaml = YAML()
+    yaml.preserve_quotes = True
+    yaml.width = 4096
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    return yaml
+
+
+def copy_set(snapshot: Snapshot, out: Path) -> dict[str, Path]:
+    """Copy every file of the set into `out`, keeping their layout: source -> copy."""
+    root = Path(snapshot.root).resolve().parent
+    if out.exists() and any(out.iterdir()):
+        raise UsageError(f"--out {str(out)!r} is not empty; learn never overwrites files")
+    if out.resolve() == root or root in out.resolve().parents:
+        raise UsageError(f"--out {str(out)!r} is inside the config set; choose another folder")
+    copies = {}
+    for name in snapshot.config.files:
+        source = Path(name).resolve()
+        target = out / source.relative_to(root)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+        copies[name] = target
+    return copies
+
+
+def _append(
+    mapping: CommentedMap, key: str, items: Sequence[str], note: str, indent: int
+) -> None:
+    """Append `items` to `mapping[key]` (a list, created when absent), under a comment."""
+    current = mapping.get(key)
+    if current is None:
+        mapping[key] = CommentedSeq(items)
+        mapping.yaml_set_comment_before_after_key(key, before=note, indent=indent)
+        return
+    if not isinstance(current, CommentedSeq):
+        current = CommentedSeq(current)
+        mapping[key] = current
+    current.fa.set_block_style()
+    start = len(current)
+    # What follows the old last item (a blank line, the next section's comment) moves
+    # below the new last item, so the learned block sits right under the list it extends.
+    trailing = current.ca.items.pop(start - 1, None) if start else None
+    current.extend(items)
+    if trailing is not None:
+        current.ca.items[len(current) - 1] = trailing
+    current.yaml_set_comment_before_after_key(start, before=note, indent=indent + 2)
+
+
+def _edit(path: Path, change: Any) -> None:
+    yaml = _yaml()
+    with path.open(encoding="utf-8") as stream:
+        data = yaml.load(stream)
+    change(data)
+    with path.open("w", encoding="utf-8") as stream:
+        yaml.dump(data, stream)
+
+
+def write_learned(
+    snapshot: Snapshot,
+    out: Path,
+    added: Mapping[Place, Sequence[str]],
+    keywords: Sequence[Keyword],
+    *,
+    source: str,
+) -> dict[str, Path]:
+    """Write the learned set into `out`; returns source file -> written copy."""
+    copies = copy_set(snapshot, out)
+    config = snapshot.config
+    note = f"learned by `handoff learn` from {source}"
+    edits: dict[Path, list[Any]] = {}
+
+    def examples_of(place: Place, texts: list[str]) -> None:
+        agent, capability = place
+        if capability:
+            spec_file = config.capabilities[capability].source
+            edits.setdefault(copies[spec_file.file if spec_file else ""], []).append(
+                lambda d: _append(d["capabilities"][capability], "examples", texts, note, 4))
+        else:
+            agent_file = config.agents[agent].source
+            edits.setdefault(copies[agent_file.file if agent_file else ""], []).append(
+                lambda d: _append(d, "examples", texts, note, 0))
+
+    for place in sorted(added):
+        examples_of(place, sorted(set(added[place]), key=str.lower))
+    _keyword_edits(snapshot, keywords, copies, edits, note)
+    for path, changes in edits.items():
+        _edit(path, lambda data, changes=changes: [change(data) for change in changes])
+    return copies
+
+
+def _keyword_edits(
+    snapshot: Snapshot,
+    keywords: Sequence[Keyword],
+    copies: Mapping[str, Path],
+    edits: dict[Path, list[Any]],
+    note: str,
+) -> None:
+    """Queue the edits that add each keyword to its agent's primary capability."""
+    config = snapshot.config
+    by_capability: dict[str, list[str]] = {}
+    for keyword in keywords:
+        capability = primary_capability(snapshot, keyword.agent)
+        if capability is not None:
+            by_capability.setdefault(capability, []).append(keyword.text)
+    for capability, words in sorted(by_capability.items()):
+        spec = config.capabilities[capability].source
+        ordered = sorted(words)
+        edits.setdefault(copies[spec.file if spec else ""], []).append(
+            lambda d, c=capability, w=ordered: _append(
+                d["capabilities"][c], "keywords", w, note, 4))
+
+
+def primary_capability(snapshot: Snapshot, agent: str) -> str | None:
+    """The first capability that `agent` alone declares: where its learned keywords go."""
+    config = snapshot.config
+    for name in config.agents[agent].capabilities:
+        holders = [a for a in config.agents.values() if name in a.capabilities]
+        if len(holders) == 1 and name in config.capabilities:
+            return name
+    return None

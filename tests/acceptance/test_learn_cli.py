@@ -1,0 +1,98 @@
+"""`handoff learn` in real subprocesses: a learned set is written beside the original (never
+over it), passes `handoff check --strict`, reads well in a diff and routes its corpus better."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CONFIGS, REPO
+
+pytestmark = pytest.mark.slow
+BANKING = CONFIGS / "banking"
+sys.path.insert(0, str(REPO / "tests" / "bench"))
+from gen_corpus import generate  # noqa: E402
+
+
+def handoff(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "engine", *map(str, args)],
+                          capture_output=True, text=True, timeout=300)
+
+
+def digest(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def write_corpus(path: Path, rows: list[tuple[str, str]]) -> Path:
+    import csv
+
+    with path.open("w", newline="") as stream:
+        csv.writer(stream).writerows([("text", "agent"), *rows])
+    return path
+
+
+def test_learn_writes_a_checked_copy_and_leaves_the_original(tmp_path: Path) -> None:
+    before = digest(BANKING)
+    out = tmp_path / "learned"
+    done = handoff("learn", BANKING, BANKING / "corpus" / "dev.csv", "--out", out,
+                   "--format", "json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert digest(BANKING) == before
+    report = json.loads(done.stdout)
+    assert set(report["before"]) == set(report["after"]) == {
+        "accuracy", "specialist_recall", "false_transfer_rate"}
+    assert report["test_rows"] + report["train_rows"] == 306
+    assert sum(report["examples"].values()) > 0
+    assert handoff("check", out, "--strict").returncode == 0
+    text = (out / "capabilities.yaml").read_text()
+    assert "# learned by `handoff learn` from" in text
+    assert "# ---- the fraud team" in text  # the original comments survive
+    assert not (out / "corpus").exists()  # only the set's own files are copied
+    evaluated = handoff("eval", out, BANKING / "corpus" / "holdout.csv", "--format", "json")
+    assert json.loads(evaluated.stdout)["accuracy"] > 0.8
+
+
+def test_learning_twice_gives_the_same_files(tmp_path: Path) -> None:
+    corpus = BANKING / "corpus" / "dev.csv"
+    for name in ("one", "two"):
+        assert handoff("learn", BANKING, corpus, "--out", tmp_path / name).returncode == 0
+    assert digest(tmp_path / "one") == digest(tmp_path / "two")
+
+
+def test_a_learned_config_reaches_the_targets_on_a_synthetic_corpus(tmp_path: Path) -> None:
+    train = write_corpus(tmp_path / "train.csv", generate(2500, 1))
+    test = write_corpus(tmp_path / "test.csv", generate(800, 2))
+    out = tmp_path / "learned"
+    learned = handoff("learn", BANKING, train, "--out", out, "--format", "json")
+    assert learned.returncode == 0, learned.stderr
+    report = json.loads(learned.stdout)
+    assert report["after"]["accuracy"] > report["before"]["accuracy"] + 0.05
+    done = handoff("eval", out, test, "--min-accuracy", "0.95", "--min-recall",
+                   "specialists=0.85", "--max-false-transfers", "0.04", "--format", "json")
+    assert done.returncode == 0, done.stdout[-2000:]
+
+
+@pytest.mark.parametrize("where", ["non-empty", "inside"])
+def test_learn_never_writes_over_files(tmp_path: Path, where: str) -> None:
+    out = tmp_path / "busy"
+    out.mkdir()
+    (out / "keep.txt").write_text("mine")
+    target = out if where == "non-empty" else BANKING / "learned"
+    done = handoff("learn", BANKING, BANKING / "corpus" / "dev.csv", "--out", target)
+    assert done.returncode == 2
+    assert "learn never overwrites" in done.stderr or "inside the config set" in done.stderr
+    assert (out / "keep.txt").read_text() == "mine"
+    assert not (BANKING / "learned").exists()
+
+
+def test_bad_rows_write_nothing(tmp_path: Path) -> None:
+    corpus = write_corpus(tmp_path / "c.csv", [("stolen card", "fraud")])
+    done = handoff("learn", BANKING, corpus, "--out", tmp_path / "out")
+    assert done.returncode == 1 and "did you mean 'fraud_agent'" in done.stderr
+    assert not (tmp_path / "out").exists()

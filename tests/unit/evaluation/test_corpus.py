@@ -1,0 +1,106 @@
+"""Reading labelled corpora: CSV and JSONL rows, and every kind of bad row located by line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.errors import UsageError
+from engine.evaluation.corpus import MAX_ISSUES, MAX_LINE, CorpusReader
+
+AGENTS = ("concierge", "fraud_agent", "claims")
+
+
+def read(tmp_path: Path, name: str, data: bytes) -> tuple[list, list]:  # type: ignore[type-arg]
+    path = tmp_path / name
+    path.write_bytes(data)
+    reader = CorpusReader(path, agents=AGENTS, entry="concierge")
+    rows = list(reader)
+    return rows, [(i.line, i.code, i.message) for i in reader.issues]
+
+
+def test_csv_rows_with_optional_sender_and_context(tmp_path: Path) -> None:
+    data = (b'\xef\xbb\xbftext,agent,from,context\n'
+            b'"my card, it was stolen",fraud_agent,,\n'
+            b'claim it,claims,fraud_agent,"{""tier"": ""gold""}"\n\n')
+    rows, issues = read(tmp_path, "c.csv", data)
+    assert issues == []
+    assert [(r.line, r.text, r.agent, r.sender) for r in rows] == [
+        (2, "my card, it was stolen", "fraud_agent", "concierge"),
+        (3, "claim it", "claims", "fraud_agent")]
+    assert rows[1].context == {"tier": "gold"}
+
+
+def test_jsonl_rows(tmp_path: Path) -> None:
+    data = (b'{"text": "lost my card", "agent": "fraud_agent"}\n\n'
+            b'{"text": "hi", "agent": "claims", "from": "fraud_agent", "context": {"n": 1}}\n')
+    rows, issues = read(tmp_path, "c.jsonl", data)
+    assert issues == [] and [r.line for r in rows] == [1, 3]
+    assert rows[1].context == {"n": 1}
+
+
+def test_missing_columns_stop_a_csv_at_its_header(tmp_path: Path) -> None:
+    rows, issues = read(tmp_path, "c.csv", b"text,label\nhello,claims\n")
+    assert rows == [] and issues[0][:2] == (1, "corpus-columns")
+    assert "'agent'" in issues[0][2]
+
+
+def test_bad_rows_are_located_and_skipped(tmp_path: Path) -> None:
+    data = (b"text,agent\n"
+            b"fine,claims\n"
+            b"typo,fraud_agnt\n"
+            b",claims\n"
+            b"   ,claims\n"
+            b"no agent,\n"
+            b"bad \xff\xfe bytes,claims\n"
+            b"too,many,fields\n"
+            b"last,concierge\n")
+    rows, issues = read(tmp_path, "c.csv", data)
+    assert [r.line for r in rows] == [2, 9]
+    assert [(line, code) for line, code, _ in issues] == [
+        (3, "corpus-unknown-agent"), (4, "corpus-empty"), (5, "corpus-empty"),
+        (6, "corpus-empty"), (7, "corpus-encoding"), (8, "corpus-columns")]
+    assert "did you mean 'fraud_agent'" in issues[0][2]
+    assert "0xff at column 5" in issues[4][2]
+
+
+def test_bad_jsonl_lines(tmp_path: Path) -> None:
+    data = (b'{"text": "x"}\n'
+            b'[1, 2]\n'
+            b'{"text": "x", "agent": "claims", "context": "tier=gold"}\n'
+            b'{"text": 3, "agent": "claims"}\n'
+            b'{not json\n'
+            b'{"text": "x", "agent": "claims", "from": "nobody"}\n')
+    rows, issues = read(tmp_path, "c.jsonl", data)
+    assert rows == []
+    assert [code for _, code, _ in issues] == [
+        "corpus-columns", "corpus-syntax", "corpus-context", "corpus-syntax", "corpus-syntax",
+        "corpus-unknown-agent"]
+
+
+def test_an_overlong_line_is_skipped_not_read_whole(tmp_path: Path) -> None:
+    data = b"text,agent\n" + b"x" * (MAX_LINE * 3) + b",claims\nok,claims\n"
+    rows, issues = read(tmp_path, "c.csv", data)
+    assert [r.text for r in rows] == ["ok"]
+    assert issues[0][:2] == (2, "corpus-too-long")
+
+
+def test_issues_are_capped_but_counted(tmp_path: Path) -> None:
+    path = tmp_path / "c.csv"
+    path.write_bytes(b"text,agent\n" + b"x,nobody\n" * (MAX_ISSUES * 3))
+    reader = CorpusReader(path, agents=AGENTS, entry="concierge")
+    assert list(reader) == []
+    assert len(reader.issues) == MAX_ISSUES and reader.bad_rows == MAX_ISSUES * 3
+
+
+def test_a_missing_corpus_is_a_usage_error(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="not a readable file"):
+        CorpusReader(tmp_path / "nope.csv", agents=AGENTS, entry="concierge")
+
+
+def test_format_is_sniffed_without_a_known_suffix(tmp_path: Path) -> None:
+    rows, _ = read(tmp_path, "c.txt", b'{"text": "x", "agent": "claims"}\n')
+    assert [r.agent for r in rows] == ["claims"]
+    rows, _ = read(tmp_path, "d.txt", b"text,agent\nx,claims\n")
+    assert [r.agent for r in rows] == ["claims"]

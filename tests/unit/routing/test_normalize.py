@@ -1,0 +1,99 @@
+"""The normalization pipeline: each step, the exact preset, phrase windows, the trace."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.config.models import EXACT, NormalizationSpec
+from engine.routing import words
+from engine.routing.normalize import Normalizer, contains, near
+
+DEFAULT = Normalizer()
+NO_STEMS = Normalizer(NormalizationSpec(stemming="none"))
+
+
+def test_contractions_expand_with_or_without_the_apostrophe() -> None:
+    assert NO_STEMS.tokens("I didn't make it") == ["i", "did", "not", "make", "it"]
+    assert NO_STEMS.tokens("i didnt make it") == ["i", "did", "not", "make", "it"]
+    assert NO_STEMS.tokens("I can’t, won't; it's") == ["i", "can", "not", "will", "not", "it", "is"]
+    assert NO_STEMS.tokens("my card's gone") == ["my", "card", "gone"]
+    assert NO_STEMS.tokens("we'll see, you've got, they're here") == [
+        "we", "will", "see", "you", "have", "got", "they", "are", "here"]
+
+
+def test_disfluencies_drop_fillers_stutters_and_filler_phrases() -> None:
+    text = "uh yeah so my my card um you know i think erm somebody stole it"
+    assert NO_STEMS.tokens(text) == [
+        "yeah", "so", "my", "card", "i", "think", "somebody", "stole", "it"]
+
+
+def test_unicode_and_case_folding() -> None:
+    assert NO_STEMS.tokens("ＣＡＲＤ Straße or STRASSE") == ["card", "strasse", "or", "strasse"]
+
+
+def test_stemming_joins_inflections() -> None:
+    assert DEFAULT.tokens("charged cards arrived") == DEFAULT.tokens("charge card arrive")
+    assert DEFAULT.tokens("cardiology") != DEFAULT.tokens("card")
+
+
+def test_each_step_can_be_turned_off() -> None:
+    spec = NormalizationSpec(contractions=False, disfluencies=False, stemming="none")
+    assert Normalizer(spec).tokens("uh I didn't") == ["uh", "i", "didn", "t"]
+
+
+@given(st.text(max_size=40))
+def test_exact_is_the_plain_word_split(text: str) -> None:
+    assert Normalizer(EXACT).tokens(text) == words(text)
+    assert Normalizer(EXACT).steps == ()
+
+
+@given(st.text(alphabet="abc 'u,mMy’", max_size=40))
+def test_trace_ends_with_the_tokens(text: str) -> None:
+    trace = DEFAULT.trace(text)
+    assert trace[-1][1] == " ".join(DEFAULT.tokens(text))
+    assert [step for step, _ in trace] == [
+        "words", "contractions", "fillers", "stemming", "disfluencies"]
+
+
+def test_phrases_in_a_window_match_in_any_order() -> None:
+    tokens = ["my", "debit", "card", "got", "stolen"]
+    assert not contains(tokens, ("stolen", "card"), 0)
+    assert contains(tokens, ("stolen", "card"), 3)
+    assert not contains(tokens, ("stolen", "debit"), 3)
+    assert contains(["stolen", "card"], ("stolen", "card"), 0)
+    assert near(tokens, 2, ("stolen", "card"), 3)
+    assert not near(tokens, 0, ("stolen", "card"), 3)
+
+
+def test_steps_name_what_runs() -> None:
+    assert DEFAULT.steps == ("nfkc", "casefold", "contractions", "disfluencies", "stemming:english")
+    assert Normalizer(NormalizationSpec(phrase_window=4)).steps[-1] == "phrase_window:4"
+
+
+def test_keywords_and_rules_share_the_pipeline(build) -> None:  # type: ignore[no-untyped-def]
+    snapshot = build(
+        [{"name": "front"}, {"name": "fraud", "capabilities": ["fraud"]}],
+        capabilities={"fraud": ["didn't make", "stolen card"]},
+        rules=[{"id": "r", "to": "fraud", "when": {"keywords": {"any": ["card stolen"]}}}],
+        engine={"normalization": {"phrase_window": 3}},
+    )
+    assert snapshot.keyword_index.match("uh I did not make these") == {"fraud": ["didn't make"]}
+    assert snapshot.keyword_index.match("they stole my cards") == {}
+    assert snapshot.keyword_index.match("my cards were stolen") == {"fraud": ["stolen card"]}
+    from engine.routing import Router, RouteRequest
+
+    decision = Router(snapshot).route(RouteRequest("front", "someone STOLE... no, stolen card"))
+    assert decision.rule == "r"
+
+
+SPEECH = st.lists(st.sampled_from(
+    ["you", "know", "i", "mean", "my", "card", "um", "uh", "it's", "didnt", "Cards", "know"]),
+    max_size=14).map(" ".join)
+
+
+@given(SPEECH)
+def test_fused_tokens_agree_with_the_step_by_step_trace(text: str) -> None:
+    assert DEFAULT.trace(text)[-1][1] == " ".join(DEFAULT.tokens(text))
+    no_fillers = Normalizer(NormalizationSpec(disfluencies=False))
+    assert no_fillers.trace(text)[-1][1] == " ".join(no_fillers.tokens(text))
