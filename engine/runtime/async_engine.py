@@ -15,6 +15,7 @@ from engine.config.snapshot import Snapshot
 from engine.lifecycle import HandoffRecord
 from engine.runtime.engine import Engine
 from engine.runtime.reload import ReloadResult
+from engine.runtime.watch import switch_interval_lowered
 from engine.stores import RecordQuery
 
 P = ParamSpec("P")
@@ -80,16 +81,23 @@ class AsyncEngine:
     Sync hooks run on the worker thread; async hooks run on the loop that uses this engine.
     """
 
-    def __init__(self, engine: Engine) -> None:
-        self._start(engine, _store_thread())
+    def __init__(self, engine: Engine, *, switch_interval_s: float | None = 0.001) -> None:
+        self._start(engine, _store_thread(), switch_interval_s)
 
-    def _start(self, engine: Engine, worker: ThreadPoolExecutor) -> None:
+    def _start(
+        self, engine: Engine, worker: ThreadPoolExecutor, switch_interval_s: float | None
+    ) -> None:
         self.engine = engine
+        self.switch_interval_s = switch_interval_s
+        """While the store thread works, the interpreter's GIL switch interval is lowered to
+        this (default 5 ms), so the loop waits at most ~1 ms for the GIL. None: leave it."""
         self._worker = worker
         self._loop: asyncio.AbstractEventLoop | None = None
 
     @classmethod
-    async def open(cls, config: str | Path, /, **options: Any) -> AsyncEngine:
+    async def open(
+        cls, config: str | Path, /, *, switch_interval_s: float | None = 0.001, **options: Any
+    ) -> AsyncEngine:
         """Build the Engine (options as for `Engine`) off the loop, on the new store thread."""
         worker = _store_thread()
         build = functools.partial(Engine, config, **options)
@@ -99,7 +107,7 @@ class AsyncEngine:
             worker.shutdown(wait=False)
             raise
         self = cls.__new__(cls)
-        self._start(engine, worker)
+        self._start(engine, worker, switch_interval_s)
         return self
 
     async def run(self, function: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
@@ -108,8 +116,13 @@ class AsyncEngine:
         if loop is not self._loop:  # async hooks emitted on the worker go to this loop
             self._loop = loop
             self.engine.hooks.bind_loop(loop)
-        call = functools.partial(function, *args, **kwargs)
-        return await loop.run_in_executor(self._worker, call)
+        return await loop.run_in_executor(
+            self._worker, functools.partial(self._call, function, *args, **kwargs)
+        )
+
+    def _call(self, function: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
+        with switch_interval_lowered(self.switch_interval_s):
+            return function(*args, **kwargs)
 
     # -- on the store thread ---------------------------------------------------------------
     handoff = _OffLoop(Engine.handoff)

@@ -58,8 +58,10 @@ async def _idle(seconds: float) -> list[float]:
     return (await _probe(wait))[0]
 
 
-async def _async_run(store: SQLiteStore, count: int) -> tuple[list[float], list[float]]:
-    async with AsyncEngine(Engine(BANKING, store=store)) as engine:
+async def _async_run(
+    store: SQLiteStore, count: int, switch: float | None
+) -> tuple[list[float], list[float]]:
+    async with AsyncEngine(Engine(BANKING, store=store), switch_interval_s=switch) as engine:
         async def work() -> list[float]:
             latencies = []
             for n in range(count):
@@ -94,7 +96,7 @@ def _ms(values: list[float], q: float) -> float:
 
 def _line(name: str, lags: list[float], latencies: list[float], idle_worst: float) -> str:
     worst = 1000 * max(lags)
-    text = (f"{name:<32} loop stall worst {worst:6.2f} ms, p99 {_ms(lags, 0.99):5.2f} ms, "
+    text = (f"{name:<31} loop stall worst {worst:6.2f} ms, p99 {_ms(lags, 0.99):5.2f} ms, "
             f"p50 {_ms(lags, 0.5):5.2f} ms ({worst / idle_worst:4.1f}x idle worst), "
             f"{sum(lag > 0.002 for lag in lags)} of {len(lags)} ticks > 2 ms late")
     if latencies:
@@ -114,13 +116,15 @@ def main() -> None:
             return SQLiteStore(Path(scratch) / f"{name}.sqlite", synchronous=args.synchronous)
 
         idle = asyncio.run(_idle(2.0))
-        async_lags, async_lat = asyncio.run(_async_run(store("async"), args.handoffs))
+        async_lags, async_lat = asyncio.run(_async_run(store("async"), args.handoffs, 0.001))
+        plain_lags, plain_lat = asyncio.run(_async_run(store("plain"), args.handoffs, None))
         sync_lags, sync_lat = asyncio.run(_sync_run(store("sync"), args.handoffs))
     idle_worst = 1000 * max(idle)
     print(f"{args.handoffs} handoffs, SQLite synchronous={args.synchronous}, banking set; "
           "1 ms ticker on the loop")
     print(_line("idle loop (probe baseline)", idle, [], idle_worst))
     print(_line("AsyncEngine.handoff (awaited)", async_lags, async_lat, idle_worst))
+    print(_line("  same, GIL switch interval 5 ms", plain_lags, plain_lat, idle_worst))
     print(_line("Engine.handoff on the loop", sync_lags, sync_lat, idle_worst))
     print(f"worst stall, sync / async: {max(sync_lags) / max(async_lags):.1f}x")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
+import sys
 import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -130,3 +131,14 @@ async def test_reload_runs_off_the_loop_and_routes_see_the_new_snapshot() -> Non
         assert result.version == engine.snapshot.version
         decision = engine.route(RouteRequest("concierge", "my card was stolen"))
         assert decision.target == "fraud_agent"
+
+
+@in_loop
+async def test_gil_switch_interval_is_lowered_only_while_the_store_thread_works() -> None:
+    before = sys.getswitchinterval()
+    seen: list[float] = []
+    async with await AsyncEngine.open(BANKING) as engine:
+        engine.on("handoff_created", lambda event: seen.append(sys.getswitchinterval()))
+        await engine.handoff("x", sender="concierge", tool="handoff_claims")
+        assert sys.getswitchinterval() == before
+    assert seen == [min(0.001, before)]
