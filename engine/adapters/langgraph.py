@@ -9,6 +9,8 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Any, TypedDict, cast
 
+from pydantic import BaseModel, ConfigDict
+
 from engine.adapters.common import instructions_for, missing, refusal_message, with_brief
 from engine.config.models import AgentSpec
 from engine.runtime.async_engine import AsyncEngine
@@ -37,6 +39,19 @@ class HandoffState(TypedDict, total=False):
     active_agent: str
     handoff_hops: list[list[str]]
     handoff: dict[str, Any]
+
+
+class _Injected(BaseModel):
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+    runtime: ToolRuntime
+
+
+class _EngineTool(StructuredTool):
+    """The model sees the payload schema (`args_schema`); LangGraph's ToolNode reads the input
+    schema for what to inject, and finds `runtime` there in every supported version."""
+
+    def get_input_schema(self, config: RunnableConfig | None = None) -> type[BaseModel]:
+        return _Injected
 
 
 class HandoffGraph:
@@ -87,8 +102,8 @@ class HandoffGraph:
             update["messages"] = [*state.get("messages", []), done]
             return Command(goto=outcome.target, graph=Command.PARENT, update=update)
 
-        return StructuredTool(name=tool.name, description=tool.description,
-                              args_schema=tool.parameters, coroutine=handoff)
+        return _EngineTool(name=tool.name, description=tool.description,
+                           args_schema=tool.parameters, coroutine=handoff)
 
     # -- graphs ----------------------------------------------------------------------------
     def swarm(self) -> StateGraph[Any]:

@@ -63,14 +63,15 @@ def test_a_refused_switch_keeps_the_agent_and_a_routed_one_greets_in_the_new_voi
         first.expect.no_more_events()
         second = await session.run(user_input="Please freeze it.")
         second.expect.next_event().is_message(role="assistant")
-        return refused.output, greeting.text_content, session.current_agent, handoff.event().item
+        moved = getattr(handoff.event(), "item", None)  # newer versions: ids of both agents
+        return refused.output, greeting.text_content, session.current_agent, moved
 
     (refusal, greeting, agent, handoff), voice_call, records, model = converse(
         steps, turns, tts=lambda voice: voices.append(voice))
     assert "refused (invalid_payload" in refusal
     assert greeting.startswith("You're through to the fraud team.")  # metadata.greeting
     assert isinstance(agent, EngineAgent) and agent.name == "fraud_agent"
-    if hasattr(handoff, "new_agent_id"):
+    if handoff is not None:
         assert (handoff.old_agent_id, handoff.new_agent_id) == ("concierge", "fraud_agent")
     assert voices == ["en-US-AvaMultilingualNeural", "en-US-AndrewNeural"]  # metadata.voice
     assert voice_call.session.path == ("concierge", "fraud_agent")
