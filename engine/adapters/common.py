@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.config.models import AgentSpec
+from engine.errors import UsageError
 
 
 def instructions_for(agent: AgentSpec) -> str:
@@ -68,7 +69,16 @@ def with_brief(instructions: str, system_vars: Mapping[str, Any], agent: str) ->
 
 def refusal_message(reason: str) -> str:
     """The tool result a model sees when the engine refused its handoff."""
-    return f"Handoff refused ({reason}). Stay with the caller and continue without it."
+    return f"Handoff refused ({reason}). Carry on without this handoff."
+
+
+def not_in_team(target: str, version: str) -> UsageError:
+    """A handoff routed to an agent the adapter's agents were not built with (a reload added
+    or enabled it since): the runtime must rebuild them on the serving config."""
+    return UsageError(
+        f"handoff routed to {target!r}, which is not among the agents built from this config "
+        f"set; rebuild them after a reload (serving config {version})"
+    )
 
 
 def missing(framework: str, extra: str) -> ImportError:

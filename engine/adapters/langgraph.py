@@ -11,7 +11,13 @@ from typing import Annotated, Any, TypedDict, cast
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.adapters.common import instructions_for, missing, refusal_message, with_brief
+from engine.adapters.common import (
+    instructions_for,
+    missing,
+    not_in_team,
+    refusal_message,
+    with_brief,
+)
 from engine.config.models import AgentSpec
 from engine.runtime.async_engine import AsyncEngine
 from engine.runtime.engine import HandoffOutcome
@@ -95,6 +101,8 @@ class HandoffGraph:
             if outcome.target is None:
                 response = outcome.record.response
                 return refusal_message(response.reason if response else "refused")
+            if outcome.target not in self.agents:
+                raise not_in_team(outcome.target, outcome.decision.config_version)
             done = ToolMessage(content=f"Transferred to {outcome.target}.", name=tool.name,
                                tool_call_id=runtime.tool_call_id, id=str(uuid.uuid4()))
             update = _moved(state, session, outcome)

@@ -9,7 +9,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from engine.adapters.common import instructions_for, missing, refusal_message, with_brief
+from engine.adapters.common import (
+    instructions_for,
+    missing,
+    not_in_team,
+    refusal_message,
+    with_brief,
+)
 from engine.config.models import AgentSpec
 from engine.errors import UsageError
 from engine.guard import parse_json
@@ -126,6 +132,8 @@ class AgentTeam:
             run.last_outcome = outcome
             if outcome.target is None:
                 return self._stay(run.session.active_agent, outcome)
+            if outcome.target not in self.agents:
+                raise not_in_team(outcome.target, outcome.decision.config_version)
             return self.agents[outcome.target]
 
         def enabled(ctx: RunContextWrapper[Any], agent: Any) -> bool:
@@ -154,8 +162,9 @@ class AgentTeam:
         run = data.run_context.context if data.run_context is not None else None
         outcome = run.last_outcome if isinstance(run, HandoffRunContext) else None
         if outcome is None or outcome.target is None:
-            return data
-        if self.engine.snapshot.agents[outcome.target].context.share == "all":
+            return data  # a refusal: nothing moves
+        target = self.engine.snapshot.agents.get(outcome.target)
+        if target is None or target.context.share == "all":
             return data
         return data.clone(input_history=_last_user_message(data.input_history),
                           pre_handoff_items=(), new_items=())

@@ -8,6 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from .conftest import BANKING, framework
 
 framework("langgraph", "langgraph")
@@ -18,6 +20,7 @@ from langgraph.checkpoint.memory import InMemorySaver  # noqa: E402
 from engine.adapters.langgraph import HandoffGraph  # noqa: E402
 from engine.adapters.scripted import call, say  # noqa: E402
 from engine.adapters.scripted.langgraph import ScriptedChatModel  # noqa: E402
+from engine.errors import UsageError  # noqa: E402
 from engine.lifecycle import HandoffStatus  # noqa: E402
 from engine.runtime.async_engine import AsyncEngine  # noqa: E402
 from engine.runtime.engine import Engine  # noqa: E402
@@ -118,3 +121,16 @@ def test_supervisor_ends_when_the_engine_refuses_the_report_back(write_files: An
     assert state["active_agent"] == "worker" and state["messages"][-1].content == "Done."
     assert [r.status for r in records] == [HandoffStatus.pending, HandoffStatus.rejected]
     assert records[1].response.reason.startswith("loop")
+
+
+def test_a_handoff_to_an_agent_without_a_node_is_a_clear_error() -> None:
+    model = ScriptedChatModel.of([call("handoff_claims", reason="a claim")])
+
+    async def body(engine: AsyncEngine) -> Any:
+        team = HandoffGraph(engine, model=model)
+        team.agents.remove("claims")  # as if a reload had enabled claims after the build
+        graph = team.swarm().compile()
+        return await graph.ainvoke({"messages": [HumanMessage("I want to file a claim")]})
+
+    with pytest.raises(UsageError, match="rebuild them after a reload"):
+        run(body)

@@ -168,3 +168,15 @@ def test_handoff_arguments_are_parsed_or_refused_as_model_errors(
     else:
         with pytest.raises(agents.exceptions.ModelBehaviorError, match=message):
             _payload("handoff_claims", arguments)
+
+
+def test_a_handoff_to_an_agent_the_team_was_not_built_with_is_a_clear_error() -> None:
+    model = ScriptedModel([call("handoff_claims", reason="a claim")])
+
+    async def body(engine: AsyncEngine) -> None:
+        team = AgentTeam(engine, model=model)
+        del team.agents["claims"]  # as if a reload had enabled claims after the team was built
+        await team.run("I want to file a claim", team.context())
+
+    with pytest.raises(UsageError, match="rebuild them after a reload"):
+        run(body)
