@@ -9,10 +9,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
+import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_reload import _ticker  # the same 1 ms loop probe as the reload benchmark
 
 from engine.runtime.async_engine import AsyncEngine
 from engine.runtime.engine import Engine
@@ -25,14 +29,6 @@ TURNS = (  # (sender, tool, text): triggers, rules, keywords and one policy refu
     ("concierge", None, "I'd like to roll over my 401k into an ira"),
     ("fraud_agent", "handoff_card_recommendation", "a travel card please"),  # refused
 )
-
-
-async def _ticker(lags: list[float], stop: asyncio.Event) -> None:
-    interval = 0.001
-    while not stop.is_set():
-        started = time.perf_counter()
-        await asyncio.sleep(interval)
-        lags.append(time.perf_counter() - started - interval)
 
 
 async def _probe(work: Callable[[], Awaitable[list[float]]]) -> tuple[list[float], list[float]]:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import BANKING, framework
+from .conftest import BANKING, ONE_HOP, framework
 
 framework("langgraph", "langgraph")
 
@@ -104,21 +104,15 @@ def test_supervisor_workers_report_back_through_the_engine() -> None:
 
 
 def test_supervisor_ends_when_the_engine_refuses_the_report_back(write_files: Any) -> None:
-    folder = write_files({
-        "engine.yaml": "version: 1\nname: t\nentry: boss\npolicies: {max_hops: 1}\n"
-                       "include: {agents: ['agents/*.yaml']}\n",
-        "agents/boss.yaml": "name: boss\nhandoff: {trigger: to_boss, is_entry_point: true}\n"
-                            "peers: ['*']\n",
-        "agents/worker.yaml": "name: worker\nhandoff: {trigger: to_worker}\npeers: ['*']\n",
-    })
-    model = ScriptedChatModel.of([call("to_worker", reason="do it"), say("Done.")])
+    folder = write_files(ONE_HOP)
+    model = ScriptedChatModel.of([call("to_b", reason="do it"), say("Done.")])
 
     async def body(engine: AsyncEngine) -> Any:
         graph = HandoffGraph(engine, model=model).supervisor().compile()
         return await graph.ainvoke({"messages": [HumanMessage("go")]})
 
     state, records = run(body, folder)
-    assert state["active_agent"] == "worker" and state["messages"][-1].content == "Done."
+    assert state["active_agent"] == "b" and state["messages"][-1].content == "Done."
     assert [r.status for r in records] == [HandoffStatus.pending, HandoffStatus.rejected]
     assert records[1].response.reason.startswith("loop")
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .conftest import BANKING, framework
+from .conftest import BANKING, ONE_HOP, framework
 
 framework("livekit.agents", "livekit")
 
@@ -106,13 +106,7 @@ def test_going_back_uses_the_return_greeting() -> None:
 
 
 def test_the_calls_history_feeds_the_loop_guard(write_files: Any) -> None:
-    folder = write_files({
-        "engine.yaml": "version: 1\nname: t\nentry: a\npolicies: {max_hops: 1}\n"
-                       "include: {agents: ['agents/*.yaml']}\n",
-        "agents/a.yaml": "name: a\nhandoff: {trigger: to_a, is_entry_point: true}\npeers: ['*']\n",
-        "agents/b.yaml": "name: b\nhandoff: {trigger: to_b}\npeers: ['*']\n"
-                         "metadata: {greeting: B here.}\n",
-    })
+    folder = write_files(ONE_HOP)
     steps = [call("to_b", reason="go"), call("to_a", reason="back"), say("Still b.")]
 
     async def turns(session: AgentSession[Any], team: VoiceTeam, voice_call: Any) -> Any:

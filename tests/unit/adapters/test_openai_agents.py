@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import BANKING, framework
+from .conftest import BANKING, ONE_HOP, framework
 
 agents = framework("agents", "openai-agents")
 agents.set_tracing_disabled(True)  # offline: no trace export
@@ -99,13 +99,7 @@ def test_a_target_sharing_all_sees_the_whole_transcript() -> None:
 
 
 def test_the_loop_guard_refuses_inside_the_sdk_run(write_files: Any) -> None:
-    folder = write_files({
-        "engine.yaml": "version: 1\nname: t\nentry: a\npolicies: {max_hops: 1}\n"
-                       "include: {agents: ['agents/*.yaml']}\n",
-        "agents/a.yaml": "name: a\nhandoff: {trigger: to_a, is_entry_point: true}\npeers: ['*']\n"
-                         "metadata: {instructions: You are the front desk.}\n",
-        "agents/b.yaml": "name: b\nhandoff: {trigger: to_b}\npeers: ['*']\n",
-    })
+    folder = write_files(ONE_HOP)
     model = ScriptedModel([call("to_b", reason="go"), call("to_a", reason="back"), say("Still b.")])
 
     async def body(engine: AsyncEngine) -> Any:
