@@ -4,11 +4,13 @@ brief a new agent is told, so the framework modules only translate. Pure; no fra
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Container, Mapping
+from typing import Any, TypeVar
 
 from engine.config.models import AgentSpec
 from engine.errors import UsageError
+
+T = TypeVar("T")
 
 
 def instructions_for(agent: AgentSpec) -> str:
@@ -21,6 +23,25 @@ def instructions_for(agent: AgentSpec) -> str:
             return text.strip()
     about = f": {agent.description}" if agent.description else "."
     return f"You are {agent.name}{about}"
+
+
+def tools_for(
+    agent: AgentSpec, toolbox: Mapping[str, T] | None, triggers: Container[str]
+) -> list[T]:
+    """The runtime's own tools that the agent's `metadata.tools` names, from `toolbox` (tools by
+    name). Handoff triggers listed there are skipped: handoff tools come from policy. Without a
+    toolbox an agent gets none; with one, a name it lacks is a UsageError listing them all."""
+    if toolbox is None:
+        return []
+    listed = agent.metadata.get("tools") or []
+    names = [name for name in listed if isinstance(name, str) and name not in triggers]
+    lacking = [name for name in names if name not in toolbox]
+    if lacking:
+        raise UsageError(
+            f"agent {agent.name!r}: metadata.tools names {', '.join(map(repr, lacking))}, "
+            f"which the toolbox lacks; it has: {', '.join(sorted(toolbox)) or 'nothing'}"
+        )
+    return [toolbox[name] for name in names]
 
 
 def greeting_for(agent: AgentSpec, *, returning: bool = False) -> str | None:

@@ -16,6 +16,7 @@ from engine.adapters.common import (
     missing,
     not_in_team,
     refusal_message,
+    tools_for,
     with_brief,
 )
 from engine.config.models import AgentSpec
@@ -64,10 +65,11 @@ class HandoffGraph:
     """LangGraph pieces for a config set on an engine.
 
     `HandoffGraph(engine, model=chat_model)`: `model` is one chat model for every agent, a
-    mapping by agent name, or a callable of the agent spec. `tools` maps agent names to their
-    own tools. `swarm()` and `supervisor()` return uncompiled `StateGraph`s (compile them with
-    your checkpointer); `handoff_tools(agent)` gives the tools for graphs of your own. Run the
-    graphs with `ainvoke`/`astream`: handoffs await the engine.
+    mapping by agent name, or a callable of the agent spec. `tools` is your toolbox (tools by
+    name): each agent gets the ones its `metadata.tools` names. `swarm()` and `supervisor()`
+    return uncompiled `StateGraph`s (compile them with your checkpointer); `handoff_tools(agent)`
+    gives the tools for graphs of your own. Run the graphs with `ainvoke`/`astream`: handoffs
+    await the engine.
     """
 
     def __init__(
@@ -75,12 +77,12 @@ class HandoffGraph:
         engine: AsyncEngine,
         *,
         model: BaseChatModel | Mapping[str, BaseChatModel] | Callable[[AgentSpec], BaseChatModel],
-        tools: Mapping[str, Sequence[BaseTool]] | None = None,
+        tools: Mapping[str, BaseTool] | None = None,
         instructions: Callable[[AgentSpec], str] = instructions_for,
     ) -> None:
         self.engine = engine
         self._model = model
-        self._tools = tools or {}
+        self._tools = tools
         self._instructions = instructions
         self.agents = [s.name for s in engine.snapshot.agents.values() if s.enabled]
 
@@ -138,7 +140,8 @@ class HandoffGraph:
     def agent(self, name: str) -> Any:
         """Agent `name` as a compiled subgraph: its model with its tools and handoff tools."""
         spec = self.engine.snapshot.agents[name]
-        tools = [*self._tools.get(name, ()), *self.handoff_tools(name)]
+        triggers = self.engine.snapshot.handoff_map
+        tools = [*tools_for(spec, self._tools, triggers), *self.handoff_tools(name)]
         model = self._model_for(spec).bind_tools(tools)
         base = self._instructions(spec)
 

@@ -6,7 +6,7 @@ only; decides nothing."""
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,6 +15,7 @@ from engine.adapters.common import (
     instructions_for,
     missing,
     refusal_message,
+    tools_for,
     voice_for,
     with_brief,
 )
@@ -60,7 +61,8 @@ class EngineAgent(Agent):
             options["tts"] = team.tts(voice)
         super().__init__(
             instructions=with_brief(team.instructions(spec), call.session.system_vars, name),
-            tools=[*team.tools.get(name, ()), *team.handoff_tools(name, call)], **options,
+            tools=[*tools_for(spec, team.tools, team.engine.snapshot.handoff_map),
+                   *team.handoff_tools(name, call)], **options,
         )
 
     async def on_enter(self) -> None:
@@ -73,8 +75,9 @@ class VoiceTeam:
 
     `VoiceTeam(engine, tts=lambda voice: azure.TTS(voice=voice))` gives every agent its
     `metadata.voice` through your TTS factory; `llm` (a callable of the agent spec) gives an
-    agent its own model, else the `AgentSession`'s; `tools` maps agent names to their own
-    tools. `team.start(call)` is the agent to hand to `AgentSession.start`.
+    agent its own model, else the `AgentSession`'s; `tools` is your toolbox (function tools
+    by name): each agent gets the ones its `metadata.tools` names. `team.start(call)` is the
+    agent to hand to `AgentSession.start`.
     """
 
     def __init__(
@@ -83,11 +86,11 @@ class VoiceTeam:
         *,
         tts: Callable[[str], TTS[Any]] | None = None,
         llm: Callable[[AgentSpec], LLM[Any] | None] | None = None,
-        tools: Mapping[str, Sequence[Any]] | None = None,
+        tools: Mapping[str, Any] | None = None,
         instructions: Callable[[AgentSpec], str] = instructions_for,
     ) -> None:
         self.engine, self.tts, self.llm = engine, tts, llm
-        self.tools = tools or {}
+        self.tools = tools
         self.instructions = instructions
 
     def call(self, session: Session | None = None, **values: Any) -> VoiceCall:

@@ -5,7 +5,7 @@ keeps the run on the sender, whose model is told why. Translates only; decides n
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -14,6 +14,7 @@ from engine.adapters.common import (
     missing,
     not_in_team,
     refusal_message,
+    tools_for,
     with_brief,
 )
 from engine.config.models import AgentSpec
@@ -67,8 +68,9 @@ class AgentTeam:
 
     `AgentTeam(engine, model=...)` builds one `Agent` per enabled config agent: its name, its
     instructions (`instructions(spec)`, by default from the agent's metadata, followed by the
-    engine's handoff brief once it takes over), its own `tools`, and one handoff per target
-    its policy allows (tool name = the target's trigger, parameters = its payload schema).
+    engine's handoff brief once it takes over), the tools its `metadata.tools` names from your
+    `tools` (a toolbox: tools by name), and one handoff per target its policy allows (tool name
+    = the target's trigger, parameters = its payload schema).
     `model`: a model name, an SDK `Model`, or a callable of the agent spec returning either;
     by default `metadata.model.deployment`. Rebuild the team after a reload adds agents.
     """
@@ -78,7 +80,7 @@ class AgentTeam:
         engine: AsyncEngine,
         *,
         model: ModelChoice | Callable[[AgentSpec], ModelChoice] = None,
-        tools: Mapping[str, Sequence[Tool]] | None = None,
+        tools: Mapping[str, Tool] | None = None,
         instructions: Callable[[AgentSpec], str] = instructions_for,
     ) -> None:
         self.engine = engine
@@ -90,7 +92,7 @@ class AgentTeam:
                 handoff_description=spec.description or None,
                 instructions=self._instructions(spec.name, instructions(spec)),
                 model=_model(spec, model),
-                tools=list((tools or {}).get(spec.name, ())),
+                tools=tools_for(spec, tools, snapshot.handoff_map),
             )
             for spec in specs
         }

@@ -51,4 +51,10 @@ class _Stream(llm.LLMStream):
 
 
 def _names(tools: list[Any]) -> list[str]:
-    return [str(getattr(tool, "id", None) or repr(tool)) for tool in tools]
+    """Tool names: `tool.id` in newer LiveKit versions, the attached tool info in older ones."""
+    names = []
+    for tool in tools:
+        info = getattr(tool, "__livekit_raw_tool_info", None) or getattr(
+            tool, "__livekit_tool_info", None)
+        names.append(str(getattr(tool, "id", None) or getattr(info, "name", None) or tool))
+    return names

@@ -13,11 +13,12 @@ from .conftest import BANKING, ONE_HOP, framework
 
 framework("livekit.agents", "livekit")
 
-from livekit.agents import AgentSession  # noqa: E402
+from livekit.agents import AgentSession, RunContext, function_tool  # noqa: E402
 
 from engine.adapters.livekit import EngineAgent, VoiceTeam  # noqa: E402
 from engine.adapters.scripted import Step, call, say  # noqa: E402
 from engine.adapters.scripted.livekit import ScriptedLLM  # noqa: E402
+from engine.config.loader import load_config  # noqa: E402
 from engine.lifecycle import HandoffStatus  # noqa: E402
 from engine.runtime.async_engine import AsyncEngine  # noqa: E402
 from engine.runtime.engine import Engine  # noqa: E402
@@ -121,3 +122,33 @@ def test_the_calls_history_feeds_the_loop_guard(write_files: Any) -> None:
     assert "refused (loop" in output and agent.name == "b"
     assert voice_call.session.history == (("a", "b"),)
     assert [r.status for r in records] == [HandoffStatus.pending, HandoffStatus.rejected]
+
+
+def test_agents_get_their_metadata_tools_from_the_toolbox() -> None:
+    frozen: list[str] = []
+
+    def make(name: str) -> Any:
+        async def run(raw_arguments: dict[str, Any], context: RunContext[Any]) -> str:
+            frozen.append(name)
+            return f"{name}: ok"
+
+        return function_tool(run, raw_schema={"name": name, "description": name,
+                                               "parameters": {"type": "object"}})
+
+    snapshot = load_config(BANKING)
+    names = {name for spec in snapshot.agents.values() for name in spec.metadata["tools"]
+             if name not in snapshot.handoff_map}
+    steps = [call("handoff_fraud_agent", reason="stolen card"), call("freeze_card"),
+             say("Frozen.")]
+
+    async def turns(session: AgentSession[Any], team: VoiceTeam, voice_call: Any) -> Any:
+        await session.run(user_input=STOLEN)
+        result = await session.run(user_input="Freeze it.")
+        result.expect.next_event().is_function_call(name="freeze_card")
+        return result.expect.next_event().is_function_call_output().event().item.output
+
+    output, _, _, model = converse(steps, turns, tools={n: make(n) for n in names})
+    assert output == "freeze_card: ok" and frozen == ["freeze_card"]
+    offered = [seen["tools"] for seen in model.script.seen]
+    assert "get_account_summary" in offered[0] and "freeze_card" not in offered[0]
+    assert "freeze_card" in offered[1] and "get_account_summary" not in offered[1]

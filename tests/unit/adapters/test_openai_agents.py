@@ -174,3 +174,27 @@ def test_a_handoff_to_an_agent_the_team_was_not_built_with_is_a_clear_error() ->
 
     with pytest.raises(UsageError, match="rebuild them after a reload"):
         run(body)
+
+
+def banking_tool_names(engine: AsyncEngine) -> set[str]:
+    triggers = engine.snapshot.handoff_map
+    return {name for spec in engine.snapshot.agents.values()
+            for name in spec.metadata.get("tools", ()) if name not in triggers}
+
+
+def test_each_agent_gets_the_tools_its_metadata_names_from_the_toolbox() -> None:
+    async def tool(ctx: Any, arguments: str) -> str:
+        return "done"
+
+    async def body(engine: AsyncEngine) -> Any:
+        toolbox = {name: agents.FunctionTool(name=name, description=name, on_invoke_tool=tool,
+                                             params_json_schema={"type": "object"})
+                   for name in banking_tool_names(engine)}
+        team = AgentTeam(engine, model=ScriptedModel([]), tools=toolbox)
+        with pytest.raises(UsageError, match=r"'freeze_card'.*which the toolbox lacks"):
+            AgentTeam(engine, tools={k: v for k, v in toolbox.items() if k != "freeze_card"})
+        return {name: [t.name for t in agent.tools] for name, agent in team.agents.items()}
+
+    tools = run(body)
+    assert tools["fraud_agent"] == ["freeze_card", "list_recent_transactions", "open_fraud_case"]
+    assert tools["concierge"] == ["get_account_summary", "verify_caller"]
