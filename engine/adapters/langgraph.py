@@ -134,8 +134,17 @@ class HandoffGraph:
         graph.add_edge(entry, END)
         for name in self.agents:
             if name != entry:
-                graph.add_edge(name, "report_back")
+                graph.add_conditional_edges(name, self._done_with(name), ["report_back", END])
         return graph
+
+    def _done_with(self, worker: str) -> Callable[[HandoffState], str]:
+        """After `worker` ran: report back if it kept the conversation; if it handed off, its
+        `Command(goto=...)` already moved the graph on."""
+
+        def route(state: HandoffState) -> str:
+            return "report_back" if state.get("active_agent") == worker else END
+
+        return route
 
     def agent(self, name: str) -> Any:
         """Agent `name` as a compiled subgraph: its model with its tools and handoff tools."""

@@ -128,3 +128,22 @@ def test_a_handoff_to_an_agent_without_a_node_is_a_clear_error() -> None:
 
     with pytest.raises(UsageError, match="rebuild them after a reload"):
         run(body)
+
+
+def test_supervisor_worker_handing_to_another_worker_does_not_also_report_back() -> None:
+    model = ScriptedChatModel.of([
+        call("handoff_analyst", question="EU heat-pump sales?"),      # coordinator
+        call("handoff_writer", reason="write up the findings"),        # analyst -> writer
+        say("Brief: a 3M-unit market."),                               # writer, then back
+        say("Done."),                                                  # coordinator ends
+    ])
+
+    async def body(engine: AsyncEngine) -> Any:
+        graph = HandoffGraph(engine, model=model).supervisor().compile()
+        return await graph.ainvoke({"messages": [HumanMessage("Size the market")]})
+
+    state, records = run(body, RESEARCH)
+    hops = [["coordinator", "analyst"], ["analyst", "writer"], ["writer", "coordinator"]]
+    assert state["handoff_hops"] == hops
+    assert [[r.request.from_agent, r.request.to_agent] for r in records] == hops
+    assert state["messages"][-1].content == "Done."
