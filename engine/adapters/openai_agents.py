@@ -84,6 +84,8 @@ class AgentTeam:
         instructions: Callable[[AgentSpec], str] = instructions_for,
     ) -> None:
         self.engine = engine
+        self._offered_cache: dict[str, frozenset[str]] = {}
+        self._offered_version = ""
         snapshot = engine.snapshot
         specs = [spec for spec in snapshot.agents.values() if spec.enabled]
         self.agents: dict[str, Agent[HandoffRunContext]] = {
@@ -142,13 +144,24 @@ class AgentTeam:
             run = ctx.context
             if isinstance(run, HandoffRunContext) and tool.name in run.session.removed_handoffs:
                 return False  # removed in this conversation: not offered
-            return any(t.name == tool.name for t in handoff_tools(self.engine.snapshot, source))
+            return tool.name in self._offered(source)
 
         return _EngineHandoff(
             tool_name=tool.name, tool_description=tool.description,
             input_json_schema=tool.parameters, on_invoke_handoff=invoke, agent_name=tool.target,
             input_filter=self._share, strict_json_schema=False, is_enabled=enabled,
         )
+
+    def _offered(self, source: str) -> frozenset[str]:
+        """The handoff tools `source` may call on the serving config (once per config version)."""
+        snapshot = self.engine.snapshot
+        if self._offered_version != snapshot.version:
+            self._offered_cache.clear()
+            self._offered_version = snapshot.version
+        if source not in self._offered_cache:
+            names = frozenset(t.name for t in handoff_tools(snapshot, source))
+            self._offered_cache[source] = names
+        return self._offered_cache[source]
 
     def _stay(self, name: str, outcome: HandoffOutcome) -> Agent[Any]:
         sender = self.agents[name]

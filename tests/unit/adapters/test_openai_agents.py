@@ -4,6 +4,7 @@ handoff is the engine's decision (routed and recorded, or refused and the run st
 from __future__ import annotations
 
 import asyncio
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -198,3 +199,24 @@ def test_each_agent_gets_the_tools_its_metadata_names_from_the_toolbox() -> None
     tools = run(body)
     assert tools["fraud_agent"] == ["freeze_card", "list_recent_transactions", "open_fraud_case"]
     assert tools["concierge"] == ["get_account_summary", "verify_caller"]
+
+
+def test_a_reload_that_takes_a_peer_away_hides_its_handoff(tmp_path: Path) -> None:
+    folder = tmp_path / "banking"
+    shutil.copytree(BANKING, folder)
+    model = ScriptedModel([say("Hello."), say("Hello again.")])
+
+    async def body(engine: AsyncEngine) -> None:
+        team = AgentTeam(engine, model=model)
+        context = team.context()
+        await team.run("hi", context)
+        concierge = folder / "agents" / "concierge.yaml"
+        text = concierge.read_text(encoding="utf-8")
+        concierge.write_text(text.replace(", claims]", "]", 1), encoding="utf-8")
+        assert (await engine.reload()).outcome == "applied"
+        await team.run("hi again", context)
+
+    run(body, folder)
+    before, after = (seen["handoffs"] for seen in model.script.seen)
+    assert "handoff_claims" in before and "handoff_claims" not in after
+    assert set(before) - set(after) == {"handoff_claims"}
