@@ -58,6 +58,7 @@ _EXPORTS: dict[str, str] = {
     "SQLiteStore": "engine.stores",
     "Store": "engine.stores",
     # runtime embedding
+    "AsyncEngine": "engine.runtime.async_engine",
     "ConfigWatcher": "engine.runtime.watch",
     "Engine": "engine.runtime.engine",
     "Event": "engine.runtime.hooks",
@@ -116,6 +117,7 @@ __all__ = [
     "AcceptsSpec",
     "AgentCapabilityRegistry",
     "AgentSpec",
+    "AsyncEngine",
     "Candidate",
     "CapabilitySpec",
     "CheckResult",
@@ -279,6 +281,7 @@ if TYPE_CHECKING:  # static view of the lazy names, for type checkers and editor
         Router,
         RouteRequest,
     )
+    from engine.runtime.async_engine import AsyncEngine
     from engine.runtime.capsule import RunExport, export_capsule, export_run
     from engine.runtime.context import (
         HandoffContext,

@@ -1,10 +1,13 @@
-"""Shared test helpers: writing config sets to temporary folders."""
+"""Shared test helpers: writing config sets to temporary folders; importing an adapter's
+framework (a skip with the install command, or a failure where HANDOFF_REQUIRE_ADAPTERS=1)."""
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from hypothesis import settings
@@ -18,6 +21,20 @@ if os.environ.get("CI"):
 REPO = Path(__file__).resolve().parent.parent
 CONFIGS = REPO / "configs"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+REQUIRE_ADAPTERS = "HANDOFF_REQUIRE_ADAPTERS"
+
+
+def framework(module: str, extra: str) -> ModuleType:
+    """Import an adapter's framework, or skip the calling test module when it is missing. Under
+    HANDOFF_REQUIRE_ADAPTERS=1 (set by CI) a missing framework fails instead of skipping."""
+    if os.environ.get(REQUIRE_ADAPTERS) == "1":
+        return importlib.import_module(module)
+    return pytest.importorskip(
+        module, reason=f"{module} is not installed: pip install -e '.[{extra}]' "
+        f"({REQUIRE_ADAPTERS}=1 turns this skip into a failure, as CI does)",
+    )
 
 
 @pytest.fixture

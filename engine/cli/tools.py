@@ -1,4 +1,4 @@
-"""`handoff tools PATH --agent A --format openai|anthropic`: an agent's handoff tool definitions.
+"""`handoff tools PATH --agent A --format FORMAT`: an agent's handoff tool definitions.
 
 Loads the set with the runtime's loader and prints, as JSON on stdout, the function-calling
 tools for the handoffs the agent may make. Exit 0 ok, 1 invalid config, 2 unknown agent.
@@ -24,7 +24,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--agent", required=True, metavar="NAME",
                         help="the agent whose model gets the tools")
     parser.add_argument("--format", choices=tuple(TOOL_FORMATS), default="openai",
-                        help="tool definition shape (default: openai)")
+                        help="tool definition shape: openai (Chat Completions), openai-responses, "
+                        "openai-realtime (Realtime and Azure VoiceLive), anthropic "
+                        "(default: openai)")
 
 
 def execute(args: argparse.Namespace) -> int:

@@ -1,5 +1,6 @@
 """Handoff tool definitions for LLM function calling: one tool per target an agent may hand off to
-(name = trigger, parameters = the target's payload schema), in OpenAI and Anthropic shapes.
+(name = trigger, parameters = the target's payload schema), in the shapes model APIs take:
+OpenAI Chat Completions, OpenAI Responses, OpenAI Realtime / Azure VoiceLive, Anthropic.
 Derived from a Snapshot only; nothing here calls a model."""
 
 from __future__ import annotations
@@ -74,6 +75,22 @@ def to_openai(tool: HandoffTool) -> dict[str, Any]:
     }
 
 
+def to_openai_responses(tool: HandoffTool) -> dict[str, Any]:
+    """Responses API function tool: flat, with `strict` off (the Responses API defaults it on,
+    and strict mode rejects payload schemas with optional properties)."""
+    return {**to_openai_realtime(tool), "strict": False}
+
+
+def to_openai_realtime(tool: HandoffTool) -> dict[str, Any]:
+    """Realtime API (and Azure VoiceLive) `session.update` tool: flat `type: function`."""
+    return {
+        "type": "function",
+        "name": tool.name,
+        "description": tool.description,
+        "parameters": thaw(tool.parameters),
+    }
+
+
 def to_anthropic(tool: HandoffTool) -> dict[str, Any]:
     return {
         "name": tool.name,
@@ -84,5 +101,8 @@ def to_anthropic(tool: HandoffTool) -> dict[str, Any]:
 
 TOOL_FORMATS: dict[str, Callable[[HandoffTool], dict[str, Any]]] = {
     "openai": to_openai,
+    "openai-responses": to_openai_responses,
+    "openai-realtime": to_openai_realtime,
     "anthropic": to_anthropic,
 }
+"""Tool shapes by name (`handoff tools --format`): `openai` is Chat Completions."""

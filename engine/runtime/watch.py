@@ -78,6 +78,8 @@ class _SwitchInterval:
 
 
 _SWITCH = _SwitchInterval()
+switch_interval_lowered = _SWITCH.lowered
+"""`with switch_interval_lowered(0.001):` around work a worker thread does for an event loop."""
 
 
 def _identity(path: os.PathLike[str]) -> tuple[int, int] | None:

@@ -34,6 +34,25 @@ def test_openai_and_anthropic_shapes_for_the_fraud_agent() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("shape", ["openai-responses", "openai-realtime"])
+def test_flat_function_shapes_for_responses_and_realtime(shape: str) -> None:
+    result = tools(BANKING, "--agent", "fraud_agent", "--format", shape)
+    assert result.returncode == 0, result.stderr
+    rendered = json.loads(result.stdout)
+    assert sorted(tool["name"] for tool in rendered) == [
+        "handoff_claims", "handoff_compliance_desk", "handoff_concierge"]
+    assert all(tool["type"] == "function" and "function" not in tool for tool in rendered)
+    assert all(("strict" in tool) == (shape == "openai-responses") for tool in rendered)
+
+
+@pytest.mark.slow
+def test_unknown_format_is_a_usage_error_listing_the_choices() -> None:
+    result = tools(BANKING, "--agent", "fraud_agent", "--format", "gemini")
+    assert result.returncode == 2
+    assert "openai-realtime" in result.stderr and "anthropic" in result.stderr
+
+
+@pytest.mark.slow
 def test_parameters_come_from_the_target_payload_schema() -> None:
     result = tools(BANKING, "--agent", "concierge")  # openai by default
     assert result.returncode == 0, result.stderr

@@ -1,4 +1,4 @@
-"""Handoff tool definitions: the handoffs an agent may make, in two vendor formats."""
+"""Handoff tool definitions: the handoffs an agent may make, in every vendor format."""
 
 from __future__ import annotations
 
@@ -33,9 +33,23 @@ def test_openai_and_anthropic_shapes(banking: Snapshot) -> None:
     assert anthropic["input_schema"] == openai["function"]["parameters"]
 
 
-def test_rendered_tools_are_copies_callers_may_change(banking: Snapshot) -> None:
+def test_responses_and_realtime_shapes_are_flat(banking: Snapshot) -> None:
     (tool,) = handoff_tools(banking, "concierge")
-    TOOL_FORMATS["openai"](tool)["function"]["parameters"]["required"].append("x")
+    parameters = TOOL_FORMATS["openai"](tool)["function"]["parameters"]
+    flat = {"type": "function", "name": "handoff_fraud_agent", "description": tool.description,
+            "parameters": parameters}
+    assert TOOL_FORMATS["openai-realtime"](tool) == flat
+    # Responses defaults `strict` on, which rejects schemas with optional properties
+    assert TOOL_FORMATS["openai-responses"](tool) == {**flat, "strict": False}
+
+
+@pytest.mark.parametrize("name", sorted(TOOL_FORMATS))
+def test_rendered_tools_are_copies_callers_may_change(banking: Snapshot, name: str) -> None:
+    (tool,) = handoff_tools(banking, "concierge")
+    rendered = TOOL_FORMATS[name](tool)
+    schema = rendered.get("function", rendered)
+    schema = schema.get("parameters", schema.get("input_schema"))
+    schema["required"].append("x")
     assert tool.parameters["required"] == ["card_last4"]
 
 
