@@ -115,11 +115,13 @@ def test_a_large_bad_corpus_streams_in_bounded_memory(tmp_path: Path) -> None:
         stream.write(b"text,agent\n")
         stream.write(b"x" * (10 * 1024 * 1024) + b",concierge\n")  # one 10 MiB line
         stream.write(b"where is my card,nobody\n" * 400_000)
-    probe = ("import resource, runpy, sys; sys.argv = ['handoff', 'eval', *sys.argv[1:]]\n"
+    # VmHWM is this address space's own peak; ru_maxrss would carry over the peak of the
+    # (large) test process across fork and exec.
+    probe = ("import runpy, sys; sys.argv = ['handoff', 'eval', *sys.argv[1:]]\n"
              "try:\n    runpy.run_module('engine', run_name='__main__')\n"
              "except SystemExit as stop:\n"
-             "    print('peak', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,"
-             " file=sys.stderr); raise")
+             "    status = open('/proc/self/status').read().split('VmHWM:')[1].split()[0]\n"
+             "    print('peak', status, file=sys.stderr); raise")
     done = subprocess.run([sys.executable, "-c", probe, str(BANKING), str(corpus)],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 1
