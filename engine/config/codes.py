@@ -33,6 +33,8 @@ ERROR_CODES: dict[str, str] = {
     "format": "a string that does not match its declared format",
     "schema": "any other JSON Schema constraint (pattern, range, length, dependencies...)",
     "invalid-payload-schema": "an agent's accepts.payload_schema is not a valid JSON Schema",
+    "schema-ref": "a payload-schema $ref that leads outside that schema (URL, file) or nowhere",
+    "unsupported-pattern": "a payload-schema pattern the linear-time regex engine (RE2) refuses",
     # include
     "include-no-match": "an include glob matches no file",
     "include-outside": "an include glob escapes the config set's folder",

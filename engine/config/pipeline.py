@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 from pathlib import Path, PurePath
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -19,12 +20,13 @@ from engine.config.document import read_document
 from engine.config.include import Included, expand_includes
 from engine.config.link import link_config
 from engine.config.metaschema import schema_error
-from engine.config.positions import Document, json_path
+from engine.config.positions import Document, PathKey, json_path
 from engine.config.read import DEFAULT_MAX_BYTES
 from engine.config.schemas import ENGINE_SCHEMA, SCHEMA_BY_KIND
 from engine.config.snapshot import Snapshot, compile_snapshot
 from engine.config.topology import topology_warnings
 from engine.issues import Issue, has_errors, sort_key
+from engine.validation.audit import schema_findings
 
 
 def content_version(files: Iterable[tuple[str, bytes]]) -> str:
@@ -36,25 +38,31 @@ def content_version(files: Iterable[tuple[str, bytes]]) -> str:
     return digest.hexdigest()[:16]
 
 
+_FINDING_CODES = {"ref": "schema-ref", "pattern": "unsupported-pattern"}
+
+
 def payload_schema_issues(document: Document) -> list[Issue]:
-    """`accepts.payload_schema` of an agent document must itself be a valid JSON Schema."""
+    """`accepts.payload_schema` of an agent document must be a valid JSON Schema whose refs
+    resolve inside it and whose patterns run in linear time."""
     schema = document.data.get("accepts", {}).get("payload_schema")
     if schema is None:
         return []
+    base = ("accepts", "payload_schema")
+    found = [(code, (*base, *where), message) for code, where, message in _schema_problems(schema)]
+    return [
+        issue(document.file, document.locate(path), json_path(path), code, message)
+        for code, path, message in found
+    ]
+
+
+def _schema_problems(schema: Any) -> list[tuple[str, PathKey, str]]:
     error = schema_error(schema)
     if error is not None:
-        path = ("accepts", "payload_schema", *error[0])
-        message = f"not a valid JSON Schema: {error[1]}"
-        return [
-            issue(
-                document.file,
-                document.locate(path),
-                json_path(path),
-                "invalid-payload-schema",
-                message,
-            )
-        ]
-    return []
+        return [("invalid-payload-schema", error[0], f"not a valid JSON Schema: {error[1]}")]
+    return [
+        (_FINDING_CODES[finding.kind], finding.path, finding.message)
+        for finding in schema_findings(schema)
+    ]
 
 
 def _read_members(

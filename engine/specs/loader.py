@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-from jsonschema import Draft202012Validator
+from jsonschema.protocols import Validator
 
 from engine.config import schemas as bundled
 from engine.config.schemas import schema_root
@@ -60,7 +60,7 @@ def load_schema(schema_name: str) -> dict[str, Any]:
     return bundled.load_schema(_bundled_name(schema_name))
 
 
-def validator_for(schema_name: str) -> Draft202012Validator:
+def validator_for(schema_name: str) -> Validator:
     """A Draft 2020-12 validator for the named schema, with `format` really checked."""
     return bundled.validator_for(_bundled_name(schema_name))
 
