@@ -89,6 +89,8 @@ def set_members(
     if found is None:
         return []
     listed = list_set(found[0], found[1], Caps(max_bytes, max_nodes))
+    if listed.outside:
+        return []
     return [found[0], *(item.path for item in listed.included)]
 
 
@@ -96,8 +98,11 @@ def find_roots(folder: Path, display: str) -> list[tuple[Path, str]]:
     """Every engine.yaml below `folder` (hidden folders skipped), in sorted order."""
     roots = []
     for current, subfolders, files in os.walk(folder):
-        subfolders[:] = sorted(name for name in subfolders if not name.startswith("."))
-        if ROOT_FILE in files:
+        found = ROOT_FILE in files or ROOT_FILE in subfolders  # a folder there: not-a-file
+        subfolders[:] = sorted(
+            name for name in subfolders if not name.startswith(".") and name != ROOT_FILE
+        )
+        if found:
             relative = Path(current).relative_to(folder) / ROOT_FILE
             roots.append((Path(current) / ROOT_FILE, str(PurePath(display) / relative)))
     return sorted(roots, key=lambda root: root[1])

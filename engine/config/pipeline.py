@@ -84,13 +84,15 @@ class SetFiles:
     source: Source | None
     included: list[Included]
     issues: list[Issue]
+    outside: bool = False
+    """The root file itself leads outside its folder: nothing of the set may be read."""
 
 
 def list_set(engine_path: Path, display: str, caps: Caps) -> SetFiles:
     """Read the root file and expand its includes; reads no other file."""
     real = leads_outside(engine_path, engine_path.parent)
     if real is not None:
-        return SetFiles(None, None, [], [outside_issue(display, real)])
+        return SetFiles(None, None, [], [outside_issue(display, real)], outside=True)
     root, source, issues = read_document(
         engine_path, ENGINE_SCHEMA, file=display, max_bytes=caps.max_bytes,
         max_nodes=caps.max_nodes,
