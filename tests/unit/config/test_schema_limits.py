@@ -3,7 +3,7 @@ field accepts a trailing newline (as editors see it, and as the engine checks it
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from engine.config.loader import check_paths
 from engine.config.schemas import load_schema
 from engine.validation.validators import safe_validator
-from tests.unit.config.helpers import config_set
+from tests.unit.config.helpers import config_set, subschemas
 
 Write = Callable[[dict[str, str]], Path]
 CONFIG_SCHEMAS = [
@@ -25,17 +25,6 @@ CONFIG_SCHEMAS = [
     "cases.schema.json",
     "listeners.schema.json",
 ]
-
-
-def subschemas(node: Any, where: str = "$") -> Iterator[tuple[str, dict[str, Any]]]:
-    if isinstance(node, dict):
-        yield where, node
-        for key, value in node.items():
-            if key not in ("examples", "default", "const", "enum"):
-                yield from subschemas(value, f"{where}/{key}")
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            yield from subschemas(value, f"{where}/{index}")
 
 
 def numbers(name: str) -> list[tuple[str, dict[str, Any]]]:
