@@ -19,6 +19,17 @@ from pathlib import Path, PurePath
 _WILDCARD = re.compile(r"[*?\[]")
 
 
+def real_outside(path: Path, base: str) -> str | None:
+    """Where `path` really is (links resolved) when that is outside the real folder `base`."""
+    try:
+        real = os.path.realpath(path)
+    except (OSError, ValueError):  # a NUL byte: the read stage reports it
+        return None
+    if real == base or real.startswith(base.rstrip(os.sep) + os.sep):
+        return None
+    return real
+
+
 @dataclass(slots=True)
 class Expansion:
     """What one glob names: `matches` inside the folder, `outside` the links leading out."""
@@ -50,10 +61,8 @@ class _Walk:
 
     def inside(self, path: Path, linked: bool) -> bool:
         """False (and the link recorded) for a path whose real location is outside."""
-        if not linked:
-            return True
-        real = os.path.realpath(path)
-        if real == self.base or real.startswith(self.base.rstrip(os.sep) + os.sep):
+        real = real_outside(path, self.base) if linked else None
+        if real is None:
             return True
         self.result.outside.setdefault(path, real)
         return False

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath, PurePosixPath
 
 from engine.config.codes import issue
-from engine.config.globs import Expansion, expand_glob
+from engine.config.globs import Expansion, expand_glob, real_outside
 from engine.config.positions import Document, PathKey, json_path
 from engine.issues import Issue
 
@@ -33,13 +33,7 @@ class Included:
 
 def leads_outside(path: Path, folder: Path) -> str | None:
     """Where `path` really is (symlinks resolved) when that is outside `folder`, else None."""
-    try:
-        real, base = os.path.realpath(path), os.path.realpath(folder)
-    except (OSError, ValueError):  # a NUL byte: the read stage reports it
-        return None
-    if real == base or real.startswith(base.rstrip(os.sep) + os.sep):
-        return None
-    return real
+    return real_outside(path, os.path.realpath(folder))
 
 
 def outside_issue(file: str, real: str) -> Issue:

@@ -27,7 +27,7 @@ from engine.config.scalars import (
     resolve_plain,
     resolve_tagged,
 )
-from engine.config.syntax import syntax_issue
+from engine.config.syntax import ambiguous_key, syntax_issue
 from engine.issues import Issue
 
 FAST_PARSER: bool = YAML(typ="safe").Parser is not Parser
@@ -91,6 +91,10 @@ class _Builder:
         self.nodes += 1
         if self.nodes > self.max_nodes:
             self.fail(position, "too-many-nodes", f"more than {self.max_nodes} YAML nodes")
+
+    @property
+    def in_flow(self) -> bool:
+        return bool(self.stack) and self.stack[-1].flow
 
     def check_tag(self, tag: object, position: Position) -> None:
         if tag is not None and str(tag) not in ALLOWED_TAGS:
@@ -167,26 +171,20 @@ def _value(builder: _Builder, event: Any, position: Position) -> Any:
 
 
 def _ambiguous_key(builder: _Builder, event: Any, position: Position) -> None:
-    """`[?x]`, `{?x: 1}`: ruamel and libyaml read a key here, YAML 1.2 (and editors) the
-    text "?x". Refused rather than read differently from what the author sees."""
-    top = builder.stack[-1] if builder.stack else None
-    if top is None or not top.flow or not isinstance(top.value, dict) or top.has_key:
-        return
-    index = event.start_mark.index
-    if index > 0 and builder.text[index - 1] == "?":
-        message = (
-            f"'?{event.value}' inside [...] or {{...}} reads as a mapping key here but as the "
-            f"text '?{event.value}' in YAML 1.2 editors: quote it, or write '? {event.value}'"
-        )
-        where, path = (position[0], position[1] - 1), json_path(top.path)
-        builder.issues.append(issue(builder.file, where, path, "yaml-ambiguous", message))
+    top = builder.stack[-1]
+    if isinstance(top.value, dict) and not top.has_key:
+        message = ambiguous_key(builder.text, event.start_mark.index, event.value)
+        if message is not None:
+            where, path = (position[0], position[1] - 1), json_path(top.path)
+            builder.issues.append(issue(builder.file, where, path, "yaml-ambiguous", message))
 
 
 def _on_scalar(builder: _Builder, event: Any) -> None:
     position = _pos(event)
     builder.count(position)
     builder.check_tag(event.tag, position)
-    _ambiguous_key(builder, event, position)
+    if builder.in_flow:
+        _ambiguous_key(builder, event, position)
     value = _value(builder, event, position)
     if not builder.stack and value is None and event.value == "" and event.implicit[0]:
         builder.fail(position, "empty-file", "the document is empty")

@@ -25,6 +25,7 @@ _INT16 = re.compile(r"0x[0-9a-fA-F]+\Z")
 _FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\Z")
 _INF = re.compile(r"[-+]?\.(inf|Inf|INF)\Z")
 _NAN = re.compile(r"\.(nan|NaN|NAN)\Z")
+_NUMBER_START = frozenset("0123456789+-.")
 INT_RANGE = range(-(2**63), 2**63)
 """Integers a config may hold: the signed 64-bit range (SQLite, JSON parsers in other
 languages)."""
@@ -52,6 +53,8 @@ def resolve_plain(text: str) -> object:
 
 def _number(text: str) -> int | float | None:
     """The number `text` spells, None for no number; NumberError for one that cannot be used."""
+    if not text or text[0] not in _NUMBER_START:  # most scalars are words: no regex needed
+        return None
     if _INF.match(text) or _NAN.match(text):
         raise NumberError(f"{text} is not a number JSON can carry (no infinity or NaN)")
     for pattern, start, base in ((_INT10, 0, 10), (_INT8, 2, 8), (_INT16, 2, 16)):

@@ -1,7 +1,9 @@
-"""Syntax errors of the parse stage: a ruamel.yaml error -> one located issue.
+"""Syntax problems of the parse stage: a ruamel.yaml error -> one located issue, and text that
+YAML parsers disagree on.
 
 Names the forbidden character, the tab used for indentation, or ruamel's own problem text at
-its line and column (`yaml-syntax`, `yaml-tab`). It never parses.
+its line and column (`yaml-syntax`, `yaml-tab`); says why `[?x]` is ambiguous
+(`yaml-ambiguous`). It never parses.
 """
 
 from __future__ import annotations
@@ -37,3 +39,17 @@ def syntax_issue(file: str, text: str, error: YAMLError) -> Issue:
         return issue(file, (line, col), "", "yaml-tab", "tabs are not allowed for indentation")
     problem = getattr(error, "problem", None) if isinstance(error, MarkedYAMLError) else None
     return issue(file, position, "", "yaml-syntax", str(problem or error).strip())
+
+
+def ambiguous_key(text: str, index: int, key: str) -> str | None:
+    """Why the flow-mapping key `key` starting at `index` of `text` is ambiguous, or None.
+
+    `[?x]`, `{?x: 1}`: ruamel and libyaml read `x` as a key; YAML 1.2 (and so editors) read the
+    text "?x". Refused rather than read differently from what the author sees.
+    """
+    if index == 0 or text[index - 1] != "?":
+        return None
+    return (
+        f"'?{key}' inside [...] or {{...}} reads as a mapping key here but as the text "
+        f"'?{key}' in YAML 1.2 editors: quote it, or write '? {key}'"
+    )
