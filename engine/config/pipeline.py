@@ -20,7 +20,6 @@ from engine.config.codes import issue
 from engine.config.document import read_document
 from engine.config.include import Included, expand_includes, leads_outside, outside_issue
 from engine.config.link import link_config
-from engine.config.metaschema import schema_error
 from engine.config.parse import MAX_NODES
 from engine.config.positions import Document, PathKey, json_path
 from engine.config.read import DEFAULT_MAX_BYTES, Source
@@ -29,6 +28,7 @@ from engine.config.snapshot import Snapshot, compile_snapshot
 from engine.config.topology import topology_warnings
 from engine.issues import Issue, has_errors, sort_key
 from engine.validation.audit import schema_findings
+from engine.validation.metaschema import schema_error
 
 
 def content_version(files: Iterable[tuple[str, bytes]]) -> str:

@@ -19,7 +19,8 @@ from engine.errors import UsageError
 from engine.guard.core import ViolationContext
 from engine.guard.suggestions import suggest
 from engine.validation.audit import schema_findings
-from engine.validation.validators import SCHEMA_FORMATS, SafeValidator, safe_validator
+from engine.validation.metaschema import schema_error
+from engine.validation.validators import SafeValidator, safe_validator
 
 MISSING = "<missing>"
 ROOT = "<root>"
@@ -128,10 +129,9 @@ class JSONSchemaContract:
 
     def __init__(self, schema: Mapping[str, Any]) -> None:
         plain = thaw(schema)
-        try:
-            Draft202012Validator.check_schema(plain, format_checker=SCHEMA_FORMATS)
-        except jsonschema.SchemaError as error:
-            raise UsageError(f"guard schema is not a valid JSON Schema: {error.message}") from error
+        error = schema_error(plain)
+        if error is not None:
+            raise UsageError(f"guard schema is not a valid JSON Schema: {error[1]}")
         findings = schema_findings(plain)
         if findings:
             raise UsageError(f"guard schema refused: {findings[0].message}")

@@ -12,7 +12,8 @@ import jsonschema
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from engine.validation.audit import schema_findings
-from engine.validation.validators import SCHEMA_FORMATS, safe_validator
+from engine.validation.metaschema import schema_error
+from engine.validation.validators import safe_validator
 
 _MAX_REASONS = 5
 
@@ -54,10 +55,10 @@ class PayloadSpec:
     def of_json_schema(cls, schema: dict[str, Any], *, default_name: str) -> PayloadSpec:
         """An inline JSON Schema (2020-12); raises `jsonschema.SchemaError` if it is invalid,
         has a `$ref` that leads outside it, or a pattern that cannot run in linear time."""
-        jsonschema.Draft202012Validator.check_schema(schema, format_checker=SCHEMA_FORMATS)
-        findings = schema_findings(schema)
-        if findings:
-            raise jsonschema.SchemaError(findings[0].message)
+        error = schema_error(schema)
+        findings = schema_findings(schema) if error is None else []
+        if error is not None or findings:
+            raise jsonschema.SchemaError(error[1] if error is not None else findings[0].message)
         title = schema.get("title")
         return cls(title if isinstance(title, str) and title else default_name, schema=schema)
 

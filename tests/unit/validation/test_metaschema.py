@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from engine.config.metaschema import merged_metaschema, schema_error
 from engine.validation.audit import schema_findings
+from engine.validation.metaschema import merged_metaschema, schema_error
 from engine.validation.validators import SCHEMA_FORMATS
 from tests.conftest import REPO
 
