@@ -119,7 +119,7 @@ def _server() -> Any:
 
 
 @pytest.mark.slow
-@settings(max_examples=300, deadline=None,
+@settings(max_examples=400, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(hostile_sets())
 def test_no_config_set_can_crash_hang_leak_read_outside_or_fetch(spec: dict[str, Any]) -> None:
