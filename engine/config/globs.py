@@ -17,6 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
 _WILDCARD = re.compile(r"[*?\[]")
+MAX_COMPONENTS = 64
+MAX_VISITS = 100_000
+"""Paths one glob may look at: `**/*/**/*/**` multiplies folders by folders, and a glob comes
+from the config under check."""
 
 
 def real_outside(path: Path, base: str) -> str | None:
@@ -39,21 +43,27 @@ class Expansion:
 
 
 def _components(pattern: str) -> tuple[str, ...]:
-    parts = PurePath(pattern).parts
-    if not parts:
-        raise ValueError(f"Unacceptable pattern: {pattern!r}")
-    for part in parts:
+    parts: list[str] = []
+    for part in PurePath(pattern).parts:
         if "**" in part and part != "**":
             raise ValueError("Invalid pattern: '**' can only be an entire path component")
-    return parts
+        if not (part == "**" and parts and parts[-1] == "**"):  # `**/**` is `**`
+            parts.append(part)
+    if not parts:
+        raise ValueError(f"Unacceptable pattern: {pattern!r}")
+    if len(parts) > MAX_COMPONENTS:
+        raise ValueError(f"more than {MAX_COMPONENTS} path components")
+    return tuple(parts)
 
 
 class _Walk:
-    def __init__(self, folder: Path, parts: tuple[str, ...]) -> None:
+    def __init__(self, folder: Path, parts: tuple[str, ...], max_visits: int) -> None:
         self.folder = folder
+        self.max_visits = max_visits
         self.base = os.path.realpath(folder)
         self.parts = parts
         self.result = Expansion()
+        self.visits = 0
         self.matchers: list[Callable[[str], object] | None] = [
             re.compile(fnmatch.translate(part)).fullmatch if _WILDCARD.search(part) else None
             for part in parts
@@ -68,6 +78,9 @@ class _Walk:
         return False
 
     def select(self, path: Path, index: int, linked: bool) -> None:
+        self.visits += 1
+        if self.visits > self.max_visits:
+            raise ValueError(f"looks at more than {self.max_visits} paths")
         if index == len(self.parts):
             if self.inside(path, linked):
                 self.result.matches.append(path)
@@ -87,7 +100,7 @@ class _Walk:
         match = self.matchers[index]
         if match is None:
             child = path / self.parts[index]
-            if os.path.lexists(child) and (index + 1 < len(self.parts) or child.exists()):
+            if os.path.lexists(child) and (index + 1 < len(self.parts) or os.path.exists(child)):
                 yield child, linked or os.path.islink(child)
             return
         for entry in _entries(path):
@@ -104,10 +117,7 @@ def _entries(path: Path) -> list[os.DirEntry[str]]:
 
 
 def _is_dir(path: Path) -> bool:
-    try:
-        return path.is_dir()
-    except OSError:
-        return False
+    return os.path.isdir(path)  # never raises: False for anything it cannot stat
 
 
 def _folders(start: Path, linked: bool) -> Iterator[tuple[Path, bool]]:
@@ -131,10 +141,11 @@ def _entry_is_real_dir(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def expand_glob(folder: Path, pattern: str) -> Expansion:
+def expand_glob(folder: Path, pattern: str, *, max_visits: int = MAX_VISITS) -> Expansion:
     """Paths below `folder` that `pattern` names, sorted, without duplicates; raises
-    ValueError for a pattern pathlib would refuse (`""`, `**x`)."""
-    walk = _Walk(folder, _components(pattern))
+    ValueError for a pattern pathlib would refuse (`""`, `**x`) or one that would look at
+    more than `max_visits` paths."""
+    walk = _Walk(folder, _components(pattern), max_visits)
     walk.select(folder, 0, False)
     matches = set(walk.result.matches)
     if pattern.endswith(("/", os.sep)):  # "agents/" names folders only, as in pathlib

@@ -77,3 +77,14 @@ def test_wildcards_skip_kubernetes_revision_folders(tmp_path: Path) -> None:
     assert expand_glob(tmp_path, "*/a.yaml").matches == []
     assert expand_glob(tmp_path, "..data/a.yaml").matches == [tmp_path / "..data" / "a.yaml"]
     assert os.path.realpath(tmp_path / "a.yaml") == str(tmp_path / "..2026_01" / "a.yaml")
+
+
+def test_a_glob_that_would_multiply_folders_by_folders_is_refused(tmp_path: Path) -> None:
+    for index in range(40):
+        (tmp_path / f"d{index}" / "e").mkdir(parents=True)
+    assert len(expand_glob(tmp_path, "**/**/**/e").matches) == 40  # `**/**` is `**`
+    (tmp_path / "/".join(["c"] * 40)).mkdir(parents=True)  # C(40, 8) ways to split the chain
+    with pytest.raises(ValueError, match="looks at more than 5000 paths"):
+        expand_glob(tmp_path, "**/*/**/*/**/*/**/*/**/*/**/*/**/*/**/*/x.yaml", max_visits=5000)
+    with pytest.raises(ValueError, match="path components"):
+        expand_glob(tmp_path, "/".join(["a"] * 2000))
