@@ -14,7 +14,7 @@ from hypothesis import settings
 
 # CI explores the same examples on every run (a red build must be reproducible); local runs
 # keep hypothesis's random exploration, which is how new failures get found.
-settings.register_profile("ci", derandomize=True, print_blob=True)
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
 

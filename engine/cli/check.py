@@ -10,6 +10,7 @@ import argparse
 
 from engine.cli.output import FORMATS, render_issues
 from engine.config.loader import check_paths
+from engine.config.parse import MAX_NODES
 from engine.config.read import DEFAULT_MAX_BYTES
 from engine.errors import UsageError
 
@@ -17,11 +18,11 @@ NAME = "check"
 HELP = "Validate config sets (engine.yaml and the files it includes) and report every issue."
 
 
-def _byte_count(text: str) -> int:
+def _count(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number of bytes: {text!r}") from None
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be positive: {value}")
     return value
@@ -42,17 +43,24 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--max-bytes",
-        type=_byte_count,
+        type=_count,
         default=DEFAULT_MAX_BYTES,
         metavar="N",
         help=f"size cap per file in bytes (default: {DEFAULT_MAX_BYTES})",
+    )
+    parser.add_argument(
+        "--max-nodes",
+        type=_count,
+        default=MAX_NODES,
+        metavar="N",
+        help=f"YAML nodes (scalars, mappings, lists) per file (default: {MAX_NODES})",
     )
 
 
 def execute(args: argparse.Namespace) -> int:
     if not args.paths:
         raise UsageError("give at least one PATH")
-    result = check_paths(args.paths, max_bytes=args.max_bytes)
+    result = check_paths(args.paths, max_bytes=args.max_bytes, max_nodes=args.max_nodes)
     report = render_issues(result.issues, args.format)
     if report:
         print(report)

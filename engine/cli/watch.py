@@ -36,6 +36,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="also re-check the files this often (default: 5; 0 turns it off)")
     parser.add_argument("--debounce-ms", type=int, default=25, metavar="MS",
                         help="quiet time that ends a burst of saves (default: 25)")
+    parser.add_argument("--settle-ms", type=int, default=WatchOptions().settle_ms, metavar="MS",
+                        help="time the files must be unchanged before a reload is served "
+                             f"(default: {WatchOptions().settle_ms})")
 
 
 def _line(payload: dict[str, Any], fmt: str) -> str:
@@ -81,7 +84,8 @@ async def _run(engine: Engine, args: argparse.Namespace) -> int:
         if args.once:
             stop.set()
 
-    options = WatchOptions(debounce_ms=args.debounce_ms, poll_interval_s=args.poll or None)
+    options = WatchOptions(debounce_ms=args.debounce_ms, settle_ms=args.settle_ms,
+                           poll_interval_s=args.poll or None)
     engine.reloader.hooks.bind_loop(loop)
     await ConfigWatcher(engine.reloader, options=options, on_result=report).arun(stop)
     return 1 if args.once and outcome[-1:] == ["rejected"] else 0

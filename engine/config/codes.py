@@ -22,9 +22,13 @@ ERROR_CODES: dict[str, str] = {
     "duplicate-key": "the same key twice in one mapping",
     "forbidden-tag": "a tag outside the plain-data whitelist (e.g. !!python/object/apply)",
     "alias-limit": "aliases expand to more nodes than allowed (billion-laughs guard)",
+    "too-many-nodes": "more YAML nodes in one file than the node cap (--max-nodes, default 100000)",
     "too-deep": "nesting deeper than the depth cap",
     "multi-document": "several YAML documents where one is expected",
     "complex-key": "a mapping key that is not a plain scalar",
+    "yaml-ambiguous": "text YAML parsers read differently (`[?x]`: a key here, the string '?x' "
+    "in YAML 1.2 editors)",
+    "bad-number": "a number JSON cannot carry: .inf, .nan, 1e999, an integer beyond 64 bits",
     # validate (JSON Schema)
     "unknown-key": "a key the schema does not allow (with the nearest valid key)",
     "required": "a required key is missing",
@@ -33,6 +37,8 @@ ERROR_CODES: dict[str, str] = {
     "format": "a string that does not match its declared format",
     "schema": "any other JSON Schema constraint (pattern, range, length, dependencies...)",
     "invalid-payload-schema": "an agent's accepts.payload_schema is not a valid JSON Schema",
+    "schema-ref": "a payload-schema $ref that leads outside that schema (URL, file) or nowhere",
+    "unsupported-pattern": "a payload-schema pattern the linear-time regex engine (RE2) refuses",
     # include
     "include-no-match": "an include glob matches no file",
     "include-outside": "an include glob escapes the config set's folder",

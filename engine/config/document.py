@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from engine.config.parse import parse_text
+from engine.config.parse import MAX_NODES, parse_text
 from engine.config.positions import Document
 from engine.config.read import DEFAULT_MAX_BYTES, Source, read_source
 from engine.config.validate import validate_document
@@ -21,6 +21,7 @@ def read_document(
     *,
     file: str | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
+    max_nodes: int = MAX_NODES,
 ) -> tuple[Document | None, Source | None, list[Issue]]:
     """Read, parse and (when `schema` names a bundled schema) validate one file.
 
@@ -29,7 +30,7 @@ def read_document(
     source, issues = read_source(path, file=file, max_bytes=max_bytes)
     if source is None:
         return None, None, issues
-    document, issues = parse_text(source.text, source.file)
+    document, issues = parse_text(source.text, source.file, max_nodes=max_nodes)
     if document is None:
         return None, source, issues
     if schema is not None:

@@ -1,7 +1,10 @@
 """Include stage: expand the root document's `include` globs into the files of a config set.
 
-Globs are relative to the root file's folder and may not leave it. A glob matching nothing is
-an `include-no-match` error. This module only lists files; it never reads them.
+Globs are relative to the root file's folder and may not leave it, and neither may the files
+they match: a symlink is followed only when its target (`realpath`) is inside that folder
+(a Kubernetes ConfigMap's `..data` links are); one leading out is an `include-outside` error
+naming the path. A glob matching nothing is an `include-no-match` error. This module only
+lists files; it never reads them.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath, PurePosixPath
 
 from engine.config.codes import issue
+from engine.config.globs import Expansion, expand_glob, real_outside
 from engine.config.positions import Document, PathKey, json_path
 from engine.issues import Issue
 
@@ -27,6 +31,17 @@ class Included:
     relative: str
 
 
+def leads_outside(path: Path, folder: Path) -> str | None:
+    """Where `path` really is (symlinks resolved) when that is outside `folder`, else None."""
+    return real_outside(path, os.path.realpath(folder))
+
+
+def outside_issue(file: str, real: str) -> Issue:
+    """`include-outside` for a file or folder of the set that is a link leading out."""
+    message = f"is a link that leads outside the config set's folder (to {real}); not read"
+    return issue(file, (0, 0), "", "include-outside", message)
+
+
 def _escapes(pattern: str) -> bool:
     pure = PurePosixPath(pattern.replace("\\", "/"))
     return pure.is_absolute() or PurePath(pattern).is_absolute() or ".." in pure.parts
@@ -34,21 +49,21 @@ def _escapes(pattern: str) -> bool:
 
 def _matches(
     root: Document, folder: Path, where: PathKey, pattern: str
-) -> tuple[list[Path], Issue | None]:
-    """Files one include glob names, or the issue that explains why it names none."""
+) -> tuple[Expansion, Issue | None]:
+    """What one include glob names, or the issue that explains why it names nothing."""
     located = (root.file, root.locate(where), json_path(where))
+    glob = f"include glob {pattern!r}"
     if _escapes(pattern):
-        message = f"include glob {pattern!r} leaves the config set's folder"
-        return [], issue(*located, "include-outside", message)
+        return Expansion(), issue(*located, "include-outside", f"{glob} leaves the set's folder")
     if not PurePosixPath(pattern).parts or PurePosixPath(pattern) == PurePosixPath("."):
-        return [], issue(*located, "include-invalid", f"include glob {pattern!r} names no file")
+        return Expansion(), issue(*located, "include-invalid", f"{glob} names no file")
     try:
-        matches = sorted(folder.glob(pattern))
-    except (ValueError, IndexError, OSError) as error:  # pathlib refuses e.g. "**x"
-        return [], issue(*located, "include-invalid", f"include glob {pattern!r}: {error}")
-    if not matches:
-        return [], issue(*located, "include-no-match", f"include glob {pattern!r} matches no file")
-    return matches, None
+        found = expand_glob(folder, pattern)
+    except (ValueError, OSError) as error:  # a pattern pathlib would refuse, e.g. "**x"
+        return Expansion(), issue(*located, "include-invalid", f"{glob}: {error}")
+    if not found.matches and not found.outside:
+        return found, issue(*located, "include-no-match", f"{glob} matches no file")
+    return found, None
 
 
 def expand_includes(
@@ -61,14 +76,19 @@ def expand_includes(
     include = root.data.get("include", {})
     for kind in KINDS:
         for index, pattern in enumerate(include.get(kind, ())):
-            matches, problem = _matches(root, folder, ("include", kind, index), pattern)
+            expansion, problem = _matches(root, folder, ("include", kind, index), pattern)
             if problem is not None:
                 issues.append(problem)
-            for match in matches:
+            for link, real in expansion.outside.items():
+                issues.append(outside_issue(_display(display_folder, link, folder), real))
+            for match in expansion.matches:
                 if match in seen or (os.path.isdir(match) and "*" in pattern):
                     continue
                 seen.add(match)
-                relative = match.relative_to(folder).as_posix()
-                file = str(PurePath(display_folder) / relative)
-                found.append(Included(kind, match, file, relative))
+                file = _display(display_folder, match, folder)
+                found.append(Included(kind, match, file, match.relative_to(folder).as_posix()))
     return found, issues
+
+
+def _display(display_folder: str, path: Path, folder: Path) -> str:
+    return str(PurePath(display_folder) / path.relative_to(folder).as_posix())

@@ -14,7 +14,8 @@ from typing import Any
 
 from engine.config.codes import issue
 from engine.config.document import read_document
-from engine.config.pipeline import load_set
+from engine.config.parse import MAX_NODES
+from engine.config.pipeline import Caps, list_set, load_set
 from engine.config.read import DEFAULT_MAX_BYTES
 from engine.config.snapshot import Snapshot
 from engine.errors import ConfigError
@@ -52,28 +53,56 @@ def _root_of(path: Path, display: str) -> tuple[Path, str] | None:
     return path, display
 
 
-def load_config(path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_BYTES) -> Snapshot:
+def load_config(
+    path: str | os.PathLike[str],
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_nodes: int = MAX_NODES,
+) -> Snapshot:
     """Load the config set whose root is `path` (an engine.yaml, or a folder holding one).
 
     Raises ConfigError listing every issue; warnings of a good load are in `snapshot.warnings`.
+    `max_bytes` and `max_nodes` cap each file (as `handoff check --max-bytes/--max-nodes`).
     """
     display = os.fspath(path)
     found = _root_of(Path(display), display)
     if found is None:
         message = f"no {ROOT_FILE} in this folder"
         raise ConfigError([issue(display, (0, 0), "", "no-config", message)])
-    snapshot, issues = load_set(found[0], found[1], max_bytes=max_bytes)
+    snapshot, issues = load_set(found[0], found[1], caps=Caps(max_bytes, max_nodes))
     if snapshot is None:
         raise ConfigError(issues)
     return snapshot
+
+
+def set_members(
+    path: str | os.PathLike[str],
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_nodes: int = MAX_NODES,
+) -> list[Path]:
+    """The files `load_config(path)` would read, without reading them: the root file, then
+    every included file inside the set's folder ([] when there is no root file). Hot reload
+    watches and fingerprints exactly these, so it and `handoff check` agree on the set."""
+    display = os.fspath(path)
+    found = _root_of(Path(display), display)
+    if found is None:
+        return []
+    listed = list_set(found[0], found[1], Caps(max_bytes, max_nodes))
+    if listed.outside:
+        return []
+    return [found[0], *(item.path for item in listed.included)]
 
 
 def find_roots(folder: Path, display: str) -> list[tuple[Path, str]]:
     """Every engine.yaml below `folder` (hidden folders skipped), in sorted order."""
     roots = []
     for current, subfolders, files in os.walk(folder):
-        subfolders[:] = sorted(name for name in subfolders if not name.startswith("."))
-        if ROOT_FILE in files:
+        found = ROOT_FILE in files or ROOT_FILE in subfolders  # a folder there: not-a-file
+        subfolders[:] = sorted(
+            name for name in subfolders if not name.startswith(".") and name != ROOT_FILE
+        )
+        if found:
             relative = Path(current).relative_to(folder) / ROOT_FILE
             roots.append((Path(current) / ROOT_FILE, str(PurePath(display) / relative)))
     return sorted(roots, key=lambda root: root[1])
@@ -120,7 +149,10 @@ def _not_included(path: str, root: str, snapshot: Snapshot) -> list[Issue]:
 
 
 def check_paths(
-    paths: Iterable[str | os.PathLike[str]], *, max_bytes: int = DEFAULT_MAX_BYTES
+    paths: Iterable[str | os.PathLike[str]],
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_nodes: int = MAX_NODES,
 ) -> CheckResult:
     """Check every config set found under `paths`; one bad set never hides another's issues.
 
@@ -136,7 +168,7 @@ def check_paths(
         for root, display in roots:
             key = _identity(root)
             if key not in loaded:
-                snapshot, found = load_set(root, display, max_bytes=max_bytes)
+                snapshot, found = load_set(root, display, caps=Caps(max_bytes, max_nodes))
                 issues += found
                 loaded[key] = (snapshot, display)
             snapshot = loaded[key][0]
@@ -151,12 +183,18 @@ def check_paths(
 
 
 def load_document(
-    path: str | os.PathLike[str], schema: str, *, max_bytes: int = DEFAULT_MAX_BYTES
+    path: str | os.PathLike[str],
+    schema: str,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_nodes: int = MAX_NODES,
 ) -> tuple[Any | None, list[Issue]]:
     """Read, safely parse and validate one YAML/JSON file against a bundled schema.
 
     `schema` is a file name under schemas/ ("cases.schema.json", "specs/x.json"). Returns
     (plain data, []) or (None, every located issue).
     """
-    document, _source, issues = read_document(path, schema, max_bytes=max_bytes)
+    document, _source, issues = read_document(
+        path, schema, max_bytes=max_bytes, max_nodes=max_nodes
+    )
     return (document.data if document is not None else None), issues

@@ -197,7 +197,8 @@ class Policies(Frozen):
 
     max_hops: int = 8
     max_bounces: int = 2
-    pending_timeout_s: float = 30.0
+    pending_timeout_s: Annotated[float, Field(gt=0, le=604_800, allow_inf_nan=False)] = 30.0
+    """Bounded as in engine.schema.json: every value is a valid `timedelta`."""
     multiple_handoffs: Literal["first", "highest_priority", "reject"] = "first"
 
 

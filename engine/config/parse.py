@@ -1,38 +1,42 @@
 """Parse stage: YAML 1.2 text -> a `Document` (plain data + a position for every node).
 
 Built directly from ruamel.yaml's event stream, iteratively (no recursion), so one pass gives
-positions, duplicate keys, the tag whitelist, the alias-expansion cap and the depth cap. It
-never constructs objects from tags and never raises on bad input: it returns issues.
+positions, duplicate keys, the tag whitelist, the alias-expansion, node and depth caps, and
+the numbers JSON cannot carry. It never constructs objects from tags and never raises on bad
+input: it returns issues.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from ruamel.yaml import YAML, events
-from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.error import YAMLError
 from ruamel.yaml.parser import Parser
-from ruamel.yaml.reader import ReaderError
 
 from engine.config.codes import issue
 from engine.config.positions import Document, PathKey, Position, json_path
 from engine.config.scalars import (
     ALLOWED_TAGS,
     YAML_TAG,
+    NumberError,
     TagValueError,
     resolve_plain,
     resolve_tagged,
 )
+from engine.config.syntax import ambiguous_key, syntax_issue
 from engine.issues import Issue
 
 FAST_PARSER: bool = YAML(typ="safe").Parser is not Parser
 """True when ruamel.yaml.clib provides the C event parser."""
 MAX_DEPTH = 64
 MAX_ALIAS_NODES = 10_000
-_TAB_INDENT = re.compile(r"^[ ]*\t", re.MULTILINE)
+MAX_NODES = 100_000
+"""Nodes (scalars, mappings, sequences, aliases) one file may hold; bounds parse time and
+memory for a file under the byte cap (a 1 MiB flow list holds 500,000 items)."""
 
 
 class _Stop(Exception):
@@ -48,13 +52,17 @@ class _Frame:
     key: str | None = None
     key_pos: Position = (0, 0)
     has_key: bool = False
+    flow: bool = False
 
 
 @dataclass(slots=True)
 class _Builder:
     file: str
+    text: str
     max_depth: int
     max_alias_nodes: int
+    max_nodes: int
+    nodes: int = 0
     issues: list[Issue] = field(default_factory=list)
     values: dict[PathKey, Position] = field(default_factory=dict)
     keys: dict[PathKey, Position] = field(default_factory=dict)
@@ -78,6 +86,15 @@ class _Builder:
         if isinstance(top.value, list):
             return (*top.path, len(top.value))
         return (*top.path, top.key if top.key is not None else "")
+
+    def count(self, position: Position) -> None:
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
+            self.fail(position, "too-many-nodes", f"more than {self.max_nodes} YAML nodes")
+
+    @property
+    def in_flow(self) -> bool:
+        return bool(self.stack) and self.stack[-1].flow
 
     def check_tag(self, tag: object, position: Position) -> None:
         if tag is not None and str(tag) not in ALLOWED_TAGS:
@@ -139,18 +156,36 @@ def _pos(event: Any) -> Position:
     return (mark.line + 1, mark.column + 1)
 
 
+def _value(builder: _Builder, event: Any, position: Position) -> Any:
+    try:
+        if event.tag is None and event.implicit[0]:
+            return resolve_plain(event.value)
+        if event.tag is None or str(event.tag) == "!":
+            return event.value
+        return resolve_tagged(str(event.tag), event.value)
+    except TagValueError as error:
+        builder.fail(position, "type", str(error))
+    except NumberError as error:
+        builder.fail(position, "bad-number", str(error), stop=False)
+    return None
+
+
+def _ambiguous_key(builder: _Builder, event: Any, position: Position) -> None:
+    top = builder.stack[-1]
+    if isinstance(top.value, dict) and not top.has_key:
+        message = ambiguous_key(builder.text, event.start_mark.index, event.value)
+        if message is not None:
+            where, path = (position[0], position[1] - 1), json_path(top.path)
+            builder.issues.append(issue(builder.file, where, path, "yaml-ambiguous", message))
+
+
 def _on_scalar(builder: _Builder, event: Any) -> None:
     position = _pos(event)
+    builder.count(position)
     builder.check_tag(event.tag, position)
-    if event.tag is None and event.implicit[0]:
-        value = resolve_plain(event.value)
-    elif event.tag is None or str(event.tag) == "!":
-        value = event.value
-    else:
-        try:
-            value = resolve_tagged(str(event.tag), event.value)
-        except TagValueError as error:
-            builder.fail(position, "type", str(error))
+    if builder.in_flow:
+        _ambiguous_key(builder, event, position)
+    value = _value(builder, event, position)
     if not builder.stack and value is None and event.value == "" and event.implicit[0]:
         builder.fail(position, "empty-file", "the document is empty")
     record(builder, position)
@@ -165,6 +200,7 @@ def record(builder: _Builder, position: Position) -> None:
 
 def _on_start(builder: _Builder, event: Any, container: dict[str, Any] | list[Any]) -> None:
     position = _pos(event)
+    builder.count(position)
     builder.check_tag(event.tag, position)
     if len(builder.stack) >= builder.max_depth:
         builder.fail(position, "too-deep", f"nesting deeper than {builder.max_depth} levels")
@@ -173,7 +209,7 @@ def _on_start(builder: _Builder, event: Any, container: dict[str, Any] | list[An
         builder.fail(position, "complex-key", "mapping keys must be plain scalars")
     path = builder.child_path()
     record(builder, position)
-    builder.stack.append(_Frame(container, path, event.anchor))
+    builder.stack.append(_Frame(container, path, event.anchor, flow=bool(event.flow_style)))
 
 
 def _on_end(builder: _Builder, event: Any) -> None:
@@ -183,6 +219,7 @@ def _on_end(builder: _Builder, event: Any) -> None:
 
 def _on_alias(builder: _Builder, event: Any) -> None:
     position = _pos(event)
+    builder.count(position)
     if event.anchor not in builder.anchors:
         builder.fail(position, "yaml-syntax", f"alias *{event.anchor} names no earlier anchor")
     value, size = builder.anchors[event.anchor]
@@ -218,33 +255,13 @@ def _dispatch(builder: _Builder, event: Any) -> None:
         _on_document(builder, event)
 
 
-def _offset_position(text: str, offset: int) -> Position:
-    line_start = text.rfind("\n", 0, offset) + 1
-    return text.count("\n", 0, offset) + 1, offset - line_start + 1
-
-
-def _syntax_issue(file: str, text: str, error: YAMLError) -> Issue:
-    mark = getattr(error, "problem_mark", None)
-    position = (mark.line + 1, mark.column + 1) if mark is not None else (0, 0)
-    if isinstance(error, ReaderError):  # a character YAML forbids (NUL, other controls)
-        where = _offset_position(text, error.position)
-        message = f"character U+{ord(text[error.position]):04X} is not allowed in YAML"
-        return issue(file, where, "", "yaml-syntax", message)
-    tab = _TAB_INDENT.search(text)
-    if tab is not None:
-        line = text.count("\n", 0, tab.end()) + 1
-        col = tab.end() - text.rfind("\n", 0, tab.end()) - 1
-        return issue(file, (line, col), "", "yaml-tab", "tabs are not allowed for indentation")
-    problem = getattr(error, "problem", None) if isinstance(error, MarkedYAMLError) else None
-    return issue(file, position, "", "yaml-syntax", str(problem or error).strip())
-
-
 def parse_text(
     text: str,
     file: str,
     *,
     max_depth: int = MAX_DEPTH,
     max_alias_nodes: int = MAX_ALIAS_NODES,
+    max_nodes: int = MAX_NODES,
 ) -> tuple[Document | None, list[Issue]]:
     """Parse one YAML document; returns (document, []) or (None, issues).
 
@@ -252,18 +269,19 @@ def parse_text(
     any syntax error is then re-parsed by ruamel's pure-Python YAML 1.2 parser, which stays
     the authority for what is valid YAML and how a syntax error is worded and located.
     """
-    builder = _Builder(file, max_depth, max_alias_nodes)
+    new_builder = partial(_Builder, file, text, max_depth, max_alias_nodes, max_nodes)
+    builder = new_builder()
     if FAST_PARSER:
         try:
             _feed(builder, YAML(typ="safe", pure=False).parse(text))
         except YAMLError:
-            builder = _Builder(file, max_depth, max_alias_nodes)
+            builder = new_builder()
         else:
             return _result(builder)
     try:
         _feed(builder, YAML(typ="safe", pure=True).parse(text))
     except YAMLError as error:
-        builder.issues.append(_syntax_issue(file, text, error))
+        builder.issues.append(syntax_issue(file, text, error))
     return _result(builder)
 
 

@@ -1,7 +1,9 @@
 """Read stage: one path -> its bytes and UTF-8 text, under a size cap.
 
 The single place where filesystem errors of config files are translated into issues
-(`file-not-found`, `not-a-file`, `unreadable`, `file-too-large`, `not-utf8`). It never parses.
+(`file-not-found`, `not-a-file`, `unreadable`, `file-too-large`, `not-utf8`). Only regular
+files are read, opened without blocking (a FIFO or device swapped in after the check is refused
+on the open descriptor, never waited on) and never past the cap. It never parses.
 """
 
 from __future__ import annotations
@@ -37,31 +39,56 @@ def _utf8_position(raw: bytes, offset: int) -> tuple[int, int]:
     return line, col
 
 
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+
+
+def _refusal(info: os.stat_result, max_bytes: int) -> tuple[str, str] | None:
+    """(code, message) when `info` is not a regular file under the cap, else None."""
+    if stat.S_ISDIR(info.st_mode):
+        return "not-a-file", "is a directory, expected a file"
+    if not stat.S_ISREG(info.st_mode):
+        return "not-a-file", "is not a regular file"
+    if info.st_size > max_bytes:
+        return "file-too-large", _too_large(info.st_size, max_bytes)
+    return None
+
+
+def read_bytes(path: str | os.PathLike[str], max_bytes: int) -> bytes | tuple[str, str]:
+    """The bytes of a regular file of at most `max_bytes`, else (issue code, message).
+
+    Checked twice: on the path before opening (a device is never opened) and on the open
+    descriptor (what was opened is what was checked).
+    """
+    try:
+        refused = _refusal(os.stat(path), max_bytes)
+        if refused is not None:
+            return refused
+        descriptor = os.open(path, _OPEN_FLAGS)
+    except FileNotFoundError:
+        return "file-not-found", "no such file"
+    except (OSError, ValueError) as error:  # ValueError: a NUL byte in the path
+        return "unreadable", f"cannot access the file: {getattr(error, 'strerror', None) or error}"
+    try:
+        with open(descriptor, "rb", closefd=True) as handle:
+            refused = _refusal(os.fstat(handle.fileno()), max_bytes)
+            raw = b"" if refused is not None else handle.read(max_bytes + 1)
+    except OSError as error:
+        return "unreadable", f"cannot read the file: {error.strerror or error}"
+    if refused is not None:
+        return refused
+    if len(raw) > max_bytes:
+        return "file-too-large", _too_large(len(raw), max_bytes)
+    return raw
+
+
 def read_source(
     path: str | os.PathLike[str], *, file: str | None = None, max_bytes: int = DEFAULT_MAX_BYTES
 ) -> tuple[Source | None, list[Issue]]:
     """Read `path`; `file` is the name issues use (default: the path as given)."""
     name = file if file is not None else str(path)
-    try:
-        info = os.stat(path)
-    except FileNotFoundError:
-        return _fail(name, "file-not-found", "no such file")
-    except (OSError, ValueError) as error:  # ValueError: a NUL byte in the path
-        detail = getattr(error, "strerror", None) or error
-        return _fail(name, "unreadable", f"cannot access the file: {detail}")
-    if stat.S_ISDIR(info.st_mode):
-        return _fail(name, "not-a-file", "is a directory, expected a file")
-    if not stat.S_ISREG(info.st_mode):
-        return _fail(name, "not-a-file", "is not a regular file")
-    if info.st_size > max_bytes:
-        return _fail(name, "file-too-large", _too_large(info.st_size, max_bytes))
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(max_bytes + 1)
-    except OSError as error:
-        return _fail(name, "unreadable", f"cannot read the file: {error.strerror or error}")
-    if len(raw) > max_bytes:
-        return _fail(name, "file-too-large", _too_large(len(raw), max_bytes))
+    raw = read_bytes(path, max_bytes)
+    if isinstance(raw, tuple):
+        return _fail(name, *raw)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:

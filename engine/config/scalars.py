@@ -2,6 +2,8 @@
 
 Only plain data types exist here: null, bool, int, float, str, map, seq. Any other tag
 (`!!python/...`, `!custom`, `!!timestamp`) is refused; this module never builds objects.
+Numbers JSON data cannot carry (`.inf`, `.nan`, `1e999`, integers beyond 64 bits) are refused
+too: every config value must survive `json.dumps` and a 64-bit store.
 """
 
 from __future__ import annotations
@@ -23,10 +25,18 @@ _INT16 = re.compile(r"0x[0-9a-fA-F]+\Z")
 _FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\Z")
 _INF = re.compile(r"[-+]?\.(inf|Inf|INF)\Z")
 _NAN = re.compile(r"\.(nan|NaN|NAN)\Z")
+_NUMBER_START = frozenset("0123456789+-.")
+INT_RANGE = range(-(2**63), 2**63)
+"""Integers a config may hold: the signed 64-bit range (SQLite, JSON parsers in other
+languages)."""
 
 
 class TagValueError(ValueError):
     """A scalar's text does not fit its explicit tag (`!!int abc`)."""
+
+
+class NumberError(ValueError):
+    """A number the engine cannot carry: not finite, or an integer outside `INT_RANGE`."""
 
 
 def resolve_plain(text: str) -> object:
@@ -42,19 +52,34 @@ def resolve_plain(text: str) -> object:
 
 
 def _number(text: str) -> int | float | None:
-    if _INT10.match(text):
-        return int(text)
-    if _INT8.match(text):
-        return int(text[2:], 8)
-    if _INT16.match(text):
-        return int(text[2:], 16)
+    """The number `text` spells, None for no number; NumberError for one that cannot be used."""
+    if not text or text[0] not in _NUMBER_START:  # most scalars are words: no regex needed
+        return None
+    if _INF.match(text) or _NAN.match(text):
+        raise NumberError(f"{text} is not a number JSON can carry (no infinity or NaN)")
+    for pattern, start, base in ((_INT10, 0, 10), (_INT8, 2, 8), (_INT16, 2, 16)):
+        if pattern.match(text):
+            return _integer(text, start, base)
     if _FLOAT.match(text):
-        return float(text)
-    if _INF.match(text):
-        return -math.inf if text.startswith("-") else math.inf
-    if _NAN.match(text):
-        return math.nan
+        value = float(text)
+        if not math.isfinite(value):
+            raise NumberError(f"{_short(text)} is too large for a float")
+        return value
     return None
+
+
+def _integer(text: str, start: int, base: int) -> int:
+    digits = text[start:].lstrip("+-0") or "0"
+    if len(digits) > 24:  # past 2**63 in any base: never ask int() for millions of digits
+        raise NumberError(f"{_short(text)} is outside the 64-bit integer range")
+    value = int(text[start:], base)
+    if value not in INT_RANGE:
+        raise NumberError(f"{_short(text)} is outside the 64-bit integer range")
+    return value
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 24 else f"{text[:12]}...({len(text)} characters)"
 
 
 def resolve_tagged(tag: str, text: str) -> object:

@@ -16,8 +16,10 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
+from jsonschema.protocols import Validator
 
 from engine.errors import SchemaNotFoundError, SchemaParseError
+from engine.validation.validators import safe_validator
 
 if sys.version_info >= (3, 11):
     from importlib.resources.abc import Traversable
@@ -69,11 +71,12 @@ def load_schema(name: str) -> dict[str, Any]:
 
 
 @cache
-def validator_for(name: str) -> Draft202012Validator:
-    """A cached Draft 2020-12 validator with real format checking for schema `name`."""
+def validator_for(name: str) -> Validator:
+    """A cached Draft 2020-12 validator for schema `name`: real format checks, patterns run by
+    the linear-time engine (`$` only at the end of the text), refs never fetched."""
     schema = _cached_schema(name)
     try:
         Draft202012Validator.check_schema(schema)
     except SchemaError as error:
         raise SchemaParseError(Path(str(_resource(name))), error) from error
-    return Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    return safe_validator(schema)

@@ -10,8 +10,8 @@ import difflib
 from collections.abc import Iterator
 from typing import Any
 
-from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
+from jsonschema.protocols import Validator
 
 from engine.config.codes import issue
 from engine.config.positions import Document, json_path
@@ -28,13 +28,13 @@ _CODE_BY_KEYWORD = {
 
 
 def validate_document(
-    document: Document, schema: str, *, validator: Draft202012Validator | None = None
+    document: Document, schema: str, *, validator: Validator | None = None
 ) -> list[Issue]:
     """Every schema error of `document` against bundled `schema` (or the `validator` given),
     located; [] when it is valid."""
-    validator = validator or validator_for(schema)
+    checker = validator or validator_for(schema)
     issues: list[Issue] = []
-    for error in validator.iter_errors(document.data):
+    for error in checker.iter_errors(document.data):
         issues.extend(_translate(document, error))
     return sorted(issues, key=sort_key)
 

@@ -18,6 +18,9 @@ from pydantic import BaseModel, ValidationError
 from engine.errors import UsageError
 from engine.guard.core import ViolationContext
 from engine.guard.suggestions import suggest
+from engine.validation.audit import schema_findings
+from engine.validation.metaschema import schema_error
+from engine.validation.validators import SafeValidator, safe_validator
 
 MISSING = "<missing>"
 ROOT = "<root>"
@@ -109,28 +112,30 @@ def _is_array(_checker: Any, instance: Any) -> bool:
 
 
 _MappingAwareValidator = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
-    Draft202012Validator,
+    SafeValidator,
     type_checker=Draft202012Validator.TYPE_CHECKER.redefine_many(
         {"object": _is_object, "array": _is_array}
     ),
 )
-"""Draft 2020-12, but read-only views (mappings, tuples) count as objects and arrays."""
+"""Draft 2020-12 as `SafeValidator` runs it (linear-time patterns, refs never fetched), but
+read-only views (mappings, tuples) count as objects and arrays."""
 
 
 class JSONSchemaContract:
-    """Validates JSON-shaped data against a Draft 2020-12 schema, formats checked."""
+    """Validates JSON-shaped data against a Draft 2020-12 schema, formats checked. A schema
+    whose refs lead outside it or whose patterns cannot run in linear time is refused."""
 
     __slots__ = ("validator",)
 
     def __init__(self, schema: Mapping[str, Any]) -> None:
         plain = thaw(schema)
-        try:
-            Draft202012Validator.check_schema(plain)
-        except jsonschema.SchemaError as error:
-            raise UsageError(f"guard schema is not a valid JSON Schema: {error.message}") from error
-        self.validator = _MappingAwareValidator(
-            plain, format_checker=Draft202012Validator.FORMAT_CHECKER
-        )
+        error = schema_error(plain)
+        if error is not None:
+            raise UsageError(f"guard schema is not a valid JSON Schema: {error[1]}")
+        findings = schema_findings(plain)
+        if findings:
+            raise UsageError(f"guard schema refused: {findings[0].message}")
+        self.validator = safe_validator(plain, cls=_MappingAwareValidator)
 
     def check(
         self, data: Any, node_name: str, contract_type: str

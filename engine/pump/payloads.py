@@ -11,6 +11,10 @@ from typing import Any, Union
 import jsonschema
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from engine.validation.audit import schema_findings
+from engine.validation.metaschema import schema_error
+from engine.validation.validators import safe_validator
+
 _MAX_REASONS = 5
 
 
@@ -40,7 +44,7 @@ class PayloadSpec:
             TypeAdapter(Union[models]) if len(models) > 1 else None  # type: ignore[arg-type]  # noqa: UP007
         )
         self._schema = schema
-        self._validator = None if schema is None else jsonschema.Draft202012Validator(schema)
+        self._validator = None if schema is None else safe_validator(schema)
 
     @classmethod
     def of_model(cls, *models: type[BaseModel]) -> PayloadSpec:
@@ -49,8 +53,12 @@ class PayloadSpec:
 
     @classmethod
     def of_json_schema(cls, schema: dict[str, Any], *, default_name: str) -> PayloadSpec:
-        """An inline JSON Schema (2020-12); raises `jsonschema.SchemaError` if it is invalid."""
-        jsonschema.Draft202012Validator.check_schema(schema)
+        """An inline JSON Schema (2020-12); raises `jsonschema.SchemaError` if it is invalid,
+        has a `$ref` that leads outside it, or a pattern that cannot run in linear time."""
+        error = schema_error(schema)
+        findings = schema_findings(schema) if error is None else []
+        if error is not None or findings:
+            raise jsonschema.SchemaError(error[1] if error is not None else findings[0].message)
         title = schema.get("title")
         return cls(title if isinstance(title, str) and title else default_name, schema=schema)
 

@@ -4,12 +4,10 @@ Watching lives in `watch.py`; this module never touches an event loop."""
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import os
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
@@ -17,13 +15,16 @@ from typing import Literal
 from engine.config.snapshot import Snapshot
 from engine.errors import ConfigError
 from engine.issues import Issue
+from engine.runtime.fileset import scan, settle
 from engine.runtime.hooks import Event, Hooks
 
 log = logging.getLogger("engine.reload")
 
 Outcome = Literal["applied", "unchanged", "rejected"]
 Loader = Callable[[Path], Snapshot]
-CONFIG_SUFFIXES = (".yaml", ".yml", ".json")
+MAX_SETTLE_WAIT_S = 2.0
+"""How long one build waits for files that keep changing before it gives up (the next change
+or poll tries again); longer when the quiet period itself is longer."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,69 +66,9 @@ def config_root(path: str | Path) -> Path:
     return path if path.is_dir() else path.parent
 
 
-def _config_files(root: Path) -> Iterator[Path]:
-    """Every config file below `root` in a stable order, following symlinks (loops cut).
-    Entries named `..*` are skipped: they are the hidden targets of a Kubernetes ConfigMap's
-    symlinks, reached through the visible links."""
-    seen: set[tuple[int, int]] = set()
-    for folder, dirs, files in os.walk(root, followlinks=True):
-        stat = os.stat(folder)
-        if (stat.st_dev, stat.st_ino) in seen:
-            dirs[:] = []
-            continue
-        seen.add((stat.st_dev, stat.st_ino))
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".."))
-        for name in sorted(files):
-            if not name.startswith("..") and name.endswith(CONFIG_SUFFIXES):
-                yield Path(folder, name)
-
-
-def _stat_key(path: Path) -> bytes:
-    try:
-        stat = path.stat()
-    except OSError:
-        return b"gone"
-    return f"{stat.st_dev}:{stat.st_ino}:{stat.st_size}:{stat.st_mtime_ns}".encode()
-
-
-def fingerprint(root: Path) -> str:
-    """Hash of every config file below `root`: relative names and bytes."""
-    return _scan(root)[0]
-
-
-def _scan(root: Path) -> tuple[str, str]:
-    """(content hash, stat hash). The stat hash (inode, size, mtime) catches a file rewritten
-    while a build read it, even when its content ends where it started (A -> B -> A)."""
-    content, stats = hashlib.sha256(), hashlib.sha256()
-    for path in _config_files(root):
-        stats.update(bytes(path) + b"\0" + _stat_key(path) + b"\0")
-        try:
-            data = path.read_bytes()
-        except OSError:  # deleted or half-swapped between listing and reading
-            data = b"\0unreadable"
-        content.update(str(path.relative_to(root)).encode() + b"\0" + data + b"\0")
-    return content.hexdigest(), stats.hexdigest()
-
-
-def _stats_only(root: Path) -> str:
-    stats = hashlib.sha256()
-    for path in _config_files(root):
-        stats.update(bytes(path) + b"\0" + _stat_key(path) + b"\0")
-    return stats.hexdigest()
-
-
-def _files_state(root: Path) -> tuple[str, str]:
-    try:
-        return _scan(root) if root.is_dir() else ("missing", "missing")
-    except OSError:  # the folder went away while it was being read
-        return ("unreadable", "unreadable")
-
-
-def _stats_state(root: Path) -> str:
-    try:
-        return _stats_only(root) if root.is_dir() else "missing"
-    except OSError:
-        return "unreadable"
+def fingerprint(path: Path) -> str:
+    """Hash of the files of the set rooted at `path`: their names and bytes."""
+    return scan(path).content
 
 
 def _default_loader(path: Path) -> Snapshot:
@@ -160,10 +101,12 @@ class Reloader:
         self._lock = threading.Lock()
         self._generation = 0  # builds started; a build older than the last applied one loses
         self._applied_generation = 0
-        files, stats = _files_state(self.root)
+        before = scan(self.path)
         self._current = self._load(self.path)
-        unstable = _stats_state(self.root) != stats
-        self._last_fingerprint = "changed-during-build" if unstable else files
+        after = scan(self.path)
+        self._folders = after.folders
+        unstable = after.stats != before.stats
+        self._last_fingerprint = "changed-during-build" if unstable else before.content
         self._stats = ReloadStats(last_success_at=clock(), version=self._current.version)
 
     @property
@@ -178,28 +121,43 @@ class Reloader:
     def stats(self) -> ReloadStats:
         return self._stats
 
-    def build(self, *, force: bool = False) -> _Candidate | None:
-        """Parse, validate and compile the files as they are now. Pure with respect to the
-        serving state, so it may run on a worker thread. None when nothing changed."""
+    @property
+    def folders(self) -> tuple[Path, ...]:
+        """The folders holding the set's files as last seen (the root first): what to watch."""
+        return (self.root, *(folder for folder in self._folders if folder != self.root))
+
+    def build(self, *, force: bool = False, settle_s: float = 0.0) -> _Candidate | None:
+        """Parse, validate and compile the files once none changed for `settle_s` seconds.
+        Pure with respect to the serving state, so it may run on a worker thread. None when
+        nothing changed, or when the files kept changing (the next check tries again): a
+        build whose files changed while it read them is never returned."""
         started = time.perf_counter()
         with self._lock:
             self._generation += 1
             generation = self._generation
-        files, stats = _files_state(self.root)
-        if files == self._last_fingerprint and not force:
-            return None
-        snapshot: Snapshot | None
+        deadline = time.monotonic() + max(MAX_SETTLE_WAIT_S, 4 * settle_s)
+        while (state := settle(self.path, settle_s, deadline=deadline)) is not None:
+            self._folders = state.folders
+            if state.content == self._last_fingerprint and not force:
+                return None
+            snapshot, issues = self._try_load()
+            if scan(self.path).stats == state.stats:
+                duration = time.perf_counter() - started
+                return _Candidate(generation, state.content, snapshot, issues, duration)
+            if time.monotonic() > deadline:
+                break
+        log.info("config %s: files still changing; still serving %s", self.path,
+                 self._current.version)
+        return None
+
+    def _try_load(self) -> tuple[Snapshot | None, tuple[Issue, ...]]:
         try:
             snapshot = self._load(self.path)
-            issues = snapshot.warnings
         except ConfigError as error:
-            snapshot, issues = None, error.issues
+            return None, error.issues
         except OSError as error:  # a file vanished between the loader's listing and reading
-            snapshot = None
-            issues = (Issue(str(self.path), 0, 0, "", "unreadable", f"cannot read: {error}"),)
-        if _stats_state(self.root) != stats:
-            files = "changed-during-build"  # never remembered as seen: the next check rebuilds
-        return _Candidate(generation, files, snapshot, issues, time.perf_counter() - started)
+            return None, (Issue(str(self.path), 0, 0, "", "unreadable", f"cannot read: {error}"),)
+        return snapshot, snapshot.warnings
 
     def apply(self, candidate: _Candidate | None) -> ReloadResult:
         """Swap in a built candidate (or record why not). Cheap: safe on an event loop."""
@@ -209,9 +167,9 @@ class Reloader:
         self._report(result)
         return result
 
-    def reload(self, *, force: bool = False) -> ReloadResult:
+    def reload(self, *, force: bool = False, settle_s: float = 0.0) -> ReloadResult:
         """Build and apply in the calling thread (the explicit `engine.reload()`)."""
-        return self.apply(self.build(force=force))
+        return self.apply(self.build(force=force, settle_s=settle_s))
 
     def _swap(self, candidate: _Candidate | None) -> ReloadResult:
         previous = self._current.version

@@ -1,6 +1,8 @@
-"""Watching a config folder (never single files: editors rename, Kubernetes swaps `..data`) and
-feeding a `Reloader`: debounce, slow poll, re-watch of a replaced folder; the async form builds on
-a worker thread with a short GIL switch interval and only swaps on the loop. Never parses itself."""
+"""Watching a config set's folders (never single files: editors rename, Kubernetes swaps `..data`)
+and feeding a `Reloader`: debounce, settle, slow poll, re-watch of a replaced folder; the async
+form builds on a worker thread with a short GIL switch interval and only swaps on the loop.
+Only the folders holding the set's files are watched, each on its own (never recursively: a
+link to a huge tree is never walked). Never parses itself."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import watchfiles
@@ -24,13 +27,16 @@ log = logging.getLogger("engine.watch")
 
 @dataclass(frozen=True, slots=True)
 class WatchOptions:
-    """`debounce_ms`: quiet time that ends a burst of changes; `max_delay_ms`: a burst that
-    never goes quiet is still applied this often. `poll_interval_s`: also compare the folder's
-    fingerprint this often without events (None: only on events). `tick_ms`: how often the
-    watcher wakes to check for stop, poll and folder replacement."""
+    """`debounce_ms`: quiet time that ends a burst of change events; `max_delay_ms`: a burst
+    that never goes quiet is still looked at this often. `settle_ms`: the set's files must be
+    unchanged this long before a build is swapped in (a half-written file is never served if
+    its writer pauses for less; save atomically to be safe at any speed). `poll_interval_s`:
+    also compare the files' fingerprint this often without events (None: only on events).
+    `tick_ms`: how often the watcher wakes to check for stop, poll and folder replacement."""
 
     debounce_ms: int = 25
     max_delay_ms: int = 1000
+    settle_ms: int = 100
     poll_interval_s: float | None = 5.0
     tick_ms: int = 200
     force_polling: bool = False
@@ -39,8 +45,13 @@ class WatchOptions:
     interval to this (default 5 ms) so the event loop waits at most ~1 ms for the GIL; restored
     when the last build ends. None leaves the interpreter's setting alone."""
 
+    @property
+    def settle_s(self) -> float:
+        return self.settle_ms / 1000
+
     def watch_kwargs(self) -> dict[str, Any]:
         return {
+            "recursive": False,
             "yield_on_timeout": True,
             "step": self.debounce_ms,
             "debounce": max(self.max_delay_ms, self.debounce_ms),
@@ -82,22 +93,29 @@ switch_interval_lowered = _SWITCH.lowered
 """`with switch_interval_lowered(0.001):` around work a worker thread does for an event loop."""
 
 
-def _identity(path: os.PathLike[str]) -> tuple[int, int] | None:
-    try:
-        stat = os.stat(path)
-    except OSError:
-        return None
-    return (stat.st_dev, stat.st_ino)
+def _identity(folders: tuple[Path, ...]) -> tuple[tuple[Path, int, int] | None, ...]:
+    """Which folders these paths are now (a replaced or re-linked folder is another one)."""
+    found: list[tuple[Path, int, int] | None] = []
+    for folder in folders:
+        try:
+            stat = os.stat(folder)
+        except OSError:
+            found.append(None)
+            continue
+        found.append((folder, stat.st_dev, stat.st_ino))
+    return tuple(found)
 
 
 class _Cycle:
-    """One watch session of the folder: decides on each wake-up whether to reload or to stop
-    and watch again (the folder was deleted, replaced or renamed away)."""
+    """One watch session of the set's folders: decides on each wake-up whether to reload or to
+    stop and watch again (a folder was deleted, replaced, re-linked, or the set now lives in
+    other folders)."""
 
     def __init__(self, reloader: Reloader, options: WatchOptions) -> None:
         self.reloader = reloader
         self.options = options
-        self.identity = _identity(reloader.root)
+        self.folders = tuple(f for f in reloader.folders if f == reloader.root or f.is_dir())
+        self.identity = _identity(self.folders)
         self.first = True
         self.next_poll = self._poll_deadline()
 
@@ -106,7 +124,8 @@ class _Cycle:
         return None if interval is None else time.monotonic() + interval
 
     def folder_replaced(self) -> bool:
-        return _identity(self.reloader.root) != self.identity
+        folders = self.reloader.folders
+        return _identity(self.folders) != self.identity or set(folders) != set(self.folders)
 
     def should_reload(self, changes: set[Any]) -> bool:
         """True on changes, on a due poll, and on the first wake-up (edits made before the
@@ -171,17 +190,17 @@ class ConfigWatcher:
             if not self._wait_for_folder(self._stop.wait):
                 return
             cycle = _Cycle(self.reloader, self.options)
-            for changes in self._sync_batches():
+            for changes in self._sync_batches(cycle):
                 if cycle.folder_replaced():
                     break
                 if cycle.should_reload(changes):
-                    self._deliver(self.reloader.reload())
+                    self._deliver(self.reloader.reload(settle_s=self.options.settle_s))
                 self.ready.set()
 
-    def _sync_batches(self) -> Iterator[set[Any]]:
+    def _sync_batches(self, cycle: _Cycle) -> Iterator[set[Any]]:
         try:
             yield from watchfiles.watch(
-                self.reloader.root, stop_event=self._stop, raise_interrupt=False,
+                *cycle.folders, stop_event=self._stop, raise_interrupt=False,
                 **self.options.watch_kwargs(),
             )
         except (OSError, RuntimeError) as error:  # the folder vanished under the OS watch
@@ -216,9 +235,7 @@ class ConfigWatcher:
                          self.reloader.root, error)
 
     async def _awatch_cycle(self, cycle: _Cycle, stop: asyncio.Event) -> None:
-        batches = watchfiles.awatch(
-            self.reloader.root, stop_event=stop, **self.options.watch_kwargs()
-        )
+        batches = watchfiles.awatch(*cycle.folders, stop_event=stop, **self.options.watch_kwargs())
         async with contextlib.aclosing(batches):
             async for changes in batches:
                 if cycle.folder_replaced():
@@ -230,7 +247,9 @@ class ConfigWatcher:
     async def areload(self) -> ReloadResult:
         """One reload from a coroutine: build on a worker thread, swap on the loop."""
         with _SWITCH.lowered(self.options.switch_interval_s):
-            candidate = await asyncio.to_thread(self.reloader.build)
+            candidate = await asyncio.to_thread(
+                self.reloader.build, settle_s=self.options.settle_s
+            )
         result = self.reloader.apply(candidate)
         self._deliver(result)
         return result

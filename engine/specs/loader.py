@@ -16,11 +16,14 @@ from typing import Any
 import jsonschema
 from jsonschema import Draft202012Validator, FormatChecker
 from jsonschema.exceptions import SchemaError
+from jsonschema.protocols import Validator
 
 from engine.config import schemas as bundled
 from engine.config.schemas import schema_root
 from engine.errors import SchemaNotFoundError, SchemaParseError, SchemaValidationError
 from engine.specs.models.common import parse_date_time
+from engine.validation.refs import LOCAL_ONLY
+from engine.validation.validators import SafeValidator, format_checker
 
 if sys.version_info >= (3, 11):
     from importlib.resources.abc import Traversable
@@ -68,14 +71,13 @@ def load_schema(schema_name: str) -> dict[str, Any]:
 
 
 def _spec_formats() -> FormatChecker:
-    checker = FormatChecker()
-    checker.checkers = dict(Draft202012Validator.FORMAT_CHECKER.checkers)
+    checker = format_checker()
     checker.checks("date-time")(
         lambda value: not isinstance(value, str) or parse_date_time(value) is not None)
     return checker
 
 
-def validator_for(schema_name: str, definition: str | None = None) -> Draft202012Validator:
+def validator_for(schema_name: str, definition: str | None = None) -> Validator:
     """A cached Draft 2020-12 validator for the named schema (or one of its `$defs`), with
     formats checked. Raises `SchemaNotFoundError` or `SchemaParseError`."""
     _bundled_name(schema_name)
@@ -83,7 +85,7 @@ def validator_for(schema_name: str, definition: str | None = None) -> Draft20201
 
 
 @cache
-def _validator(schema_name: str, definition: str | None) -> Draft202012Validator:
+def _validator(schema_name: str, definition: str | None) -> Validator:
     schema = load_schema(schema_name)
     try:
         Draft202012Validator.check_schema(schema)
@@ -94,7 +96,7 @@ def _validator(schema_name: str, definition: str | None) -> Draft202012Validator
             raise SchemaNotFoundError(f"{schema_name}#/$defs/{definition}")
         schema = {"$schema": schema["$schema"], "$defs": schema["$defs"],
                   "$ref": f"#/$defs/{definition}"}
-    return Draft202012Validator(schema, format_checker=_spec_formats())
+    return SafeValidator(schema, registry=LOCAL_ONLY, format_checker=_spec_formats())
 
 
 def validate(data: Any, schema_name: str) -> bool:
@@ -113,7 +115,7 @@ def validate_error(data: Any) -> bool:
     return True
 
 
-def _raise_first(validator: Draft202012Validator, data: Any, label: str) -> None:
+def _raise_first(validator: Validator, data: Any, label: str) -> None:
     error = jsonschema.exceptions.best_match(validator.iter_errors(data))
     if error is not None:
         raise SchemaValidationError(error, label)

@@ -1,8 +1,11 @@
 """Benchmark: hot reload. Edit-to-effective latency (file written -> new version serving) for the
-banking set and a generated large set; the worst event-loop stall during reloads with the async
-watcher beside the same reloads run inline on the loop; routes/s while reloading every 100 ms
-(failed routes must be 0) beside routes/s without reloads. Never asserts times.
-Run: python tests/bench/bench_reload.py [--agents 1000] [--edits 30] [--reloads 50]"""
+banking set and a generated large set, and on banking for each settle window (`settle_ms`, the
+quiet time the files need before a build is swapped in; settle 0 is the same-run baseline);
+the worst event-loop stall during reloads with the async watcher beside the same reloads run
+inline on the loop; routes/s while reloading every 100 ms (failed routes must be 0) beside
+routes/s without reloads. Never asserts times.
+Run: python tests/bench/bench_reload.py [--agents 1000] [--edits 30] [--reloads 50]
+     [--settle-ms 0,50,100,150,200] [--settle-only]"""
 
 from __future__ import annotations
 
@@ -24,7 +27,7 @@ from engine.config.loader import load_config
 from engine.routing import RouteRequest
 from engine.runtime.engine import Engine
 from engine.runtime.reload import Reloader
-from engine.runtime.watch import ConfigWatcher
+from engine.runtime.watch import ConfigWatcher, WatchOptions
 
 BANKING = Path(__file__).resolve().parents[2] / "configs" / "banking"
 SHOPPING = "I want a new credit card with cashback"
@@ -71,11 +74,15 @@ def wait_applied(reloader: Reloader, before: int, timeout: float = 300.0) -> Non
         time.sleep(0.0005)
 
 
-def edit_latency(folder: Path, edit: Edit, edits: int) -> tuple[list[float], list[float]]:
-    """(edit -> serving latencies, build durations) with the thread watcher, default options."""
+def edit_latency(
+    folder: Path, edit: Edit, edits: int, options: WatchOptions | None = None
+) -> tuple[list[float], list[float]]:
+    """(edit -> serving latencies, build durations) with the thread watcher (default options
+    unless given)."""
     reloader = Reloader(folder)
     latencies, builds = [], []
-    watcher = ConfigWatcher(reloader, on_result=lambda r: builds.append(r.duration_s))
+    watcher = ConfigWatcher(reloader, options=options,
+                            on_result=lambda r: builds.append(r.duration_s))
     with watcher:
         while not watcher.ready.wait(0.01):
             pass
@@ -181,6 +188,24 @@ def routes_per_second(folder: Path, *, reload_every: float | None, seconds: floa
     return routes / seconds, failed, stats.applied, stats.rejected
 
 
+def settle_sweep(banking: Path, windows: list[int], edits: int) -> None:
+    """Edit -> serving on banking for each settle window, interleaved round by round so that
+    machine noise hits every window alike; ratios against the first window."""
+    latencies: dict[int, list[float]] = {ms: [] for ms in windows}
+    rounds = 3
+    for _ in range(rounds):
+        for ms in windows:
+            count, options = max(1, edits // rounds), WatchOptions(settle_ms=ms)
+            found, _ = edit_latency(banking, banking_edit(banking), count, options)
+            latencies[ms] += found
+    base = pct(latencies[windows[0]], .5)
+    for ms in windows:
+        p50 = pct(latencies[ms], .5)
+        print(f"edit -> serving, banking, settle_ms={ms} ({len(latencies[ms])} edits): p50 "
+              f"{p50:.0f} ms, p99 {pct(latencies[ms], .99):.0f} ms; p50 ratio to settle_ms="
+              f"{windows[0]}: {p50 / base:.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--agents", type=int, default=1000)
@@ -189,10 +214,16 @@ def main() -> None:
     parser.add_argument("--reloads", type=int, default=50, help="reloads for the stall figures")
     parser.add_argument("--stall-agents", type=int, default=100,
                         help="size of the generated set reloaded for the large stall figure")
+    parser.add_argument("--settle-ms", default="0,50,100,150,200",
+                        help="settle windows timed on banking (the first is the baseline)")
+    parser.add_argument("--settle-only", action="store_true", help="only the settle figures")
     args = parser.parse_args()
     scratch = Path(tempfile.mkdtemp(prefix="bench-reload-"))
     try:
         banking = Path(shutil.copytree(BANKING, scratch / "banking"))
+        settle_sweep(banking, [int(ms) for ms in args.settle_ms.split(",")], args.edits)
+        if args.settle_only:
+            return
         latencies, builds = edit_latency(banking, banking_edit(banking), args.edits)
         print(f"edit -> serving, banking ({args.edits} edits): p50 {pct(latencies, .5):.0f} ms, "
               f"p99 {pct(latencies, .99):.0f} ms; build alone p50 {pct(builds, .5):.0f} ms")

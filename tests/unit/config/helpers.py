@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 ENGINE = (
     "version: 1\nname: t\nentry: a\ninclude:\n  agents: ['agents/*.yaml']\n"
@@ -24,3 +25,15 @@ def config_set(
         {"engine.yaml": engine, "capabilities.yaml": CAPABILITIES, "routing.yaml": routing}
     )
     return write_files(files)
+
+
+def subschemas(node: Any, where: str = "$") -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every object inside a schema with its path (`$/properties/a`), data keywords skipped."""
+    if isinstance(node, dict):
+        yield where, node
+        for key, value in node.items():
+            if key not in ("examples", "default", "const", "enum"):
+                yield from subschemas(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from subschemas(value, f"{where}/{index}")

@@ -42,7 +42,8 @@ def test_valid_case_loads_without_any_issue(case: Path) -> None:
 @pytest.mark.parametrize("case", INVALID, ids=[path.name for path in INVALID])
 def test_invalid_case_reports_exactly_its_issues(case: Path) -> None:
     expectation = read_expectation(case)
-    result = check_paths([case], max_bytes=expectation.get("max_bytes", 1024 * 1024))
+    caps = {key: expectation[key] for key in ("max_bytes", "max_nodes") if key in expectation}
+    result = check_paths([case], **caps)
     found = sorted(
         (issue.code, relative(issue.file, case), issue.line, issue.severity.value)
         for issue in result.issues

@@ -8,14 +8,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, reject, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError
 
 from engine.config.freeze import thaw
 from engine.config.loader import load_config
 from engine.config.models import AgentSpec, ConfigSet
+from engine.config.parse import parse_text
 
 NAME = st.from_regex(r"[a-z][a-z0-9_]{0,8}", fullmatch=True)
 TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=20)
@@ -81,18 +81,20 @@ def config_sets(draw: st.DrawFn) -> dict[str, Any]:
     }
 
 
+def to_yaml(data: Any) -> str:
+    """YAML as a person writes it: block style. In flow style ruamel's emitter writes `?0`
+    unquoted (`[?0]`), which YAML 1.2 reads as the text but every Python parser as a key; the
+    parse stage refuses that text (`yaml-ambiguous`) rather than guess."""
+    writer = YAML(typ="safe", pure=True)
+    writer.default_flow_style = False
+    stream = io.StringIO()
+    writer.dump(data, stream)
+    return stream.getvalue()
+
+
 def dump(data: Any, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    stream = io.StringIO()
-    YAML(typ="safe", pure=True).dump(data, stream)
-    text = stream.getvalue()
-    try:
-        YAML(typ="safe", pure=True).load(text)
-    except YAMLError:
-        # ruamel's emitter can write text its own parser rejects (e.g. a plain `?"?` inside
-        # a flow sequence); such an example says nothing about the engine.
-        reject()
-    path.write_text(text, encoding="utf-8")
+    path.write_text(to_yaml(data), encoding="utf-8")
 
 
 def write(folder: Path, data: dict[str, Any]) -> None:
@@ -147,9 +149,45 @@ def without_sources(config: ConfigSet) -> Any:
     )
 
 
+def one_agent(metadata: dict[str, Any]) -> dict[str, Any]:
+    """The smallest generated-style set: one agent `a` carrying `metadata`."""
+    include = {"agents": ["agents/*.yaml"], "capabilities": ["capabilities.yaml"],
+               "routing": ["routing.yaml"]}
+    agent = {"name": "a", "description": "", "peers": "*", "terminal": True,
+             "handoff": {"trigger": "handoff_a", "is_entry_point": True}, "metadata": metadata}
+    return {
+        "engine": {"version": 1, "name": "gen", "entry": "a", "include": include},
+        "agents": [agent],
+        "capabilities": {"capabilities": {}},
+        "routing": {"rules": [], "fallback": "a"},
+    }
+
+
+TRICKY = ["?0", '?"?', "? x", ":x", "-", "- x", "#x", "x #y", "'", '"', "!x", "&a", "*a", "|",
+          ">", "%x", "@x", "`x", "{", "[", "~", "null", "1e3", "0x1F", ".inf", "yes", " lead",
+          "trail ", "a\nb", "\t", "", "é", "\u2028"]
+
+
+@pytest.mark.parametrize("text", TRICKY)
+def test_written_yaml_reads_back_as_the_same_data(text: str) -> None:
+    data = {"m": [text, [text], {"k": text}], "k": text, text or "e": {text or "e": [text]}}
+    document, issues = parse_text(to_yaml(data), "f.yaml")
+    assert issues == [] and document is not None
+    assert document.data == data
+
+
+@given(st.recursive(TEXT, lambda inner: st.lists(inner, max_size=3)
+                    | st.dictionaries(TEXT, inner, max_size=3), max_leaves=8))
+def test_any_text_tree_written_as_yaml_reads_back_unchanged(data: Any) -> None:
+    document, issues = parse_text(to_yaml({"m": data}), "f.yaml")
+    assert issues == [] and document is not None
+    assert document.data == {"m": data}
+
+
 @pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(config_sets())
+@example(one_agent({"a": ["?0"], "b": {"c": ['?"?', ":x"]}}))
 def test_generated_sets_load_and_round_trip(data: dict[str, Any]) -> None:
     with tempfile.TemporaryDirectory() as first, tempfile.TemporaryDirectory() as second:
         write(Path(first), data)

@@ -12,6 +12,7 @@ from jsonschema import Draft202012Validator
 from engine.config.models import AgentSpec, CapabilitySpec, Condition, EngineSpec, RuleSpec
 from engine.config.schemas import load_schema, schema_root, validator_for
 from engine.errors import SchemaNotFoundError
+from tests.unit.config.helpers import subschemas
 
 CONFIG_SCHEMAS = [
     "engine.schema.json",
@@ -21,17 +22,11 @@ CONFIG_SCHEMAS = [
 ]
 
 
-def properties(schema: Any, where: str = "$") -> Iterator[tuple[str, str, dict[str, Any]]]:
+def properties(schema: Any) -> Iterator[tuple[str, str, dict[str, Any]]]:
     """Every (path, property name, property schema) in a schema, recursively."""
-    if isinstance(schema, dict):
-        for name, body in schema.get("properties", {}).items():
+    for where, node in subschemas(schema):
+        for name, body in node.get("properties", {}).items():
             yield where, name, body
-        for key, value in schema.items():
-            if key not in ("examples", "default", "const", "enum"):
-                yield from properties(value, f"{where}/{key}")
-    elif isinstance(schema, list):
-        for index, value in enumerate(schema):
-            yield from properties(value, f"{where}/{index}")
 
 
 @pytest.mark.parametrize("name", CONFIG_SCHEMAS)

@@ -158,17 +158,26 @@ def test_a_change_during_a_build_is_not_remembered_as_seen(config_folder: Any) -
     assert reloader.reload().outcome == "unchanged"
 
 
-def test_fingerprint_follows_symlinked_folders(tmp_path: Path) -> None:
-    real = tmp_path / "real"
-    real.mkdir()
-    (real / "a.yaml").write_text("a: 1", encoding="utf-8")
-    root = tmp_path / "root"
-    root.mkdir()
-    (root / "agents").symlink_to(real, target_is_directory=True)
-    (root / "loop").symlink_to(root, target_is_directory=True)
+def test_fingerprint_covers_the_set_files_through_links_inside_the_set(
+    config_folder: Any,
+) -> None:
+    root = config_folder.path
+    (root / "..rev1").mkdir()
+    shutil.move(root / "agents", root / "..rev1" / "agents")
+    (root / "agents").symlink_to("..rev1/agents", target_is_directory=True)
+    (root / "loop").symlink_to(".", target_is_directory=True)
     before = fingerprint(root)
-    (real / "a.yaml").write_text("a: 2", encoding="utf-8")
+    agent = root / "..rev1" / "agents" / "claims.yaml"
+    agent.write_text(agent.read_text("utf-8") + "# edited\n", encoding="utf-8")
     assert fingerprint(root) != before
+
+
+def test_fingerprint_ignores_files_the_set_does_not_include(config_folder: Any) -> None:
+    root = config_folder.path
+    before = fingerprint(root)
+    (root / "notes.yaml").write_text("anything: 1\n", encoding="utf-8")
+    (root / "agents" / "draft.yml").write_text("name: draft\n", encoding="utf-8")
+    assert fingerprint(root) == before
 
 
 def test_concurrent_reloads_end_on_the_latest_content(config_folder: Any) -> None:
@@ -192,23 +201,30 @@ def test_event_payload_is_the_result(config_folder: Any) -> None:
     assert events == [Event("config_reloaded", {"result": result})]
 
 
-def test_content_back_where_it_started_during_a_build_is_rebuilt(config_folder: Any) -> None:
-    """A -> B -> A while the loader reads B: the content hash alone would say "seen A"."""
+def test_a_build_whose_files_changed_while_it_read_them_is_never_served(
+    config_folder: Any,
+) -> None:
+    """A -> B -> A while the loader reads B: B was on disk only during the build, so it is
+    never swapped in; the reloader builds again and ends on A."""
     armed: list[bool] = []
+    loads: list[str] = []
 
     def load(path: Path) -> Snapshot:
         if not armed:
-            return load_config(path)
-        armed.clear()
-        original = config_folder.routing.read_text(encoding="utf-8")
-        config_folder.write_routing("investment_advisor")
-        snapshot = load_config(path)
-        config_folder.save(config_folder.routing, original)
+            snapshot = load_config(path)
+        else:
+            armed.clear()
+            original = config_folder.routing.read_text(encoding="utf-8")
+            config_folder.write_routing("investment_advisor")
+            snapshot = load_config(path)
+            config_folder.save(config_folder.routing, original)
+        loads.append(snapshot.version)
         return snapshot
 
     reloader = Reloader(config_folder.path, load=load)
     armed.append(True)
-    assert reloader.reload(force=True).version == config_folder.versions["investment_advisor"]
-    result = reloader.reload()
-    assert result.outcome == "applied"
-    assert reloader.current.version == config_folder.versions["card_recommendation"]
+    result = reloader.reload(force=True)
+    assert loads[1:] == [config_folder.versions["investment_advisor"],
+                         config_folder.versions["card_recommendation"]]
+    assert (result.outcome, result.version) == ("unchanged", loads[0])
+    assert reloader.stats.applied == 0

@@ -4,6 +4,7 @@ The Draft 2020-12 meta-schema is split into seven vocabularies joined by `$dynam
 jsonschema resolves at every step (milliseconds per schema). Here the vocabularies are merged
 once into one equivalent self-referencing schema (about 5x faster). When the bundled
 meta-schemas do not have the expected shape, the stock `check_schema` path is used instead.
+Patterns (`format: regex`) are not judged here: `engine.validation.audit` reports each one.
 """
 
 from __future__ import annotations
@@ -14,6 +15,9 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 from jsonschema_specifications import REGISTRY  # type: ignore[import-untyped]  # jsonschema dep
+
+from engine.validation.refs import LOCAL_ONLY
+from engine.validation.validators import SCHEMA_FORMATS
 
 BASE = "https://json-schema.org/draft/2020-12/"
 VOCABULARIES = (
@@ -66,20 +70,16 @@ def merged_metaschema() -> dict[str, Any] | None:
 
 
 @cache
-def _validator() -> Draft202012Validator | None:
+def _validator() -> Draft202012Validator:
     schema = merged_metaschema()
     if schema is None:
-        return None
-    return Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+        schema = Draft202012Validator.META_SCHEMA
+    return Draft202012Validator(schema, format_checker=SCHEMA_FORMATS, registry=LOCAL_ONLY)
 
 
 def schema_error(schema: Any) -> tuple[tuple[str | int, ...], str] | None:
     """(path inside `schema`, message) of its most relevant meta-schema error, or None."""
     validator = _validator()
-    if validator is None:
-        validator = Draft202012Validator(
-            Draft202012Validator.META_SCHEMA, format_checker=Draft202012Validator.FORMAT_CHECKER
-        )
     error = best_match(validator.iter_errors(schema))
     if error is None:
         return None

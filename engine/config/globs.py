@@ -1,0 +1,154 @@
+"""Glob expansion confined to one folder: pathlib's glob rules, never a step outside it.
+
+A symlink is followed only when its target (`realpath`) is inside the folder; one leading
+out is returned apart, never entered or read. `**` does not descend into symlinked folders
+(as pathlib), so it cannot loop, and wildcards never match names starting with `..` (the
+hidden revision folders of a Kubernetes ConfigMap, reached through its visible links).
+This module lists paths only; it never opens a file.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path, PurePath
+
+_WILDCARD = re.compile(r"[*?\[]")
+MAX_COMPONENTS = 64
+MAX_VISITS = 100_000
+"""Paths one glob may look at: `**/*/**/*/**` multiplies folders by folders, and a glob comes
+from the config under check."""
+
+
+def real_outside(path: Path, base: str) -> str | None:
+    """Where `path` really is (links resolved) when that is outside the real folder `base`."""
+    try:
+        real = os.path.realpath(path)
+    except (OSError, ValueError):  # a NUL byte: the read stage reports it
+        return None
+    if real == base or real.startswith(base.rstrip(os.sep) + os.sep):
+        return None
+    return real
+
+
+@dataclass(slots=True)
+class Expansion:
+    """What one glob names: `matches` inside the folder, `outside` the links leading out."""
+
+    matches: list[Path] = field(default_factory=list)
+    outside: dict[Path, str] = field(default_factory=dict)
+
+
+def _components(pattern: str) -> tuple[str, ...]:
+    parts: list[str] = []
+    for part in PurePath(pattern).parts:
+        if "**" in part and part != "**":
+            raise ValueError("Invalid pattern: '**' can only be an entire path component")
+        if not (part == "**" and parts and parts[-1] == "**"):  # `**/**` is `**`
+            parts.append(part)
+    if not parts:
+        raise ValueError(f"Unacceptable pattern: {pattern!r}")
+    if len(parts) > MAX_COMPONENTS:
+        raise ValueError(f"more than {MAX_COMPONENTS} path components")
+    return tuple(parts)
+
+
+class _Walk:
+    def __init__(self, folder: Path, parts: tuple[str, ...], max_visits: int) -> None:
+        self.folder = folder
+        self.max_visits = max_visits
+        self.base = os.path.realpath(folder)
+        self.parts = parts
+        self.result = Expansion()
+        self.visits = 0
+        self.matchers: list[Callable[[str], object] | None] = [
+            re.compile(fnmatch.translate(part)).fullmatch if _WILDCARD.search(part) else None
+            for part in parts
+        ]
+
+    def inside(self, path: Path, linked: bool) -> bool:
+        """False (and the link recorded) for a path whose real location is outside."""
+        real = real_outside(path, self.base) if linked else None
+        if real is None:
+            return True
+        self.result.outside.setdefault(path, real)
+        return False
+
+    def select(self, path: Path, index: int, linked: bool) -> None:
+        self.visits += 1
+        if self.visits > self.max_visits:
+            raise ValueError(f"looks at more than {self.max_visits} paths")
+        if index == len(self.parts):
+            if self.inside(path, linked):
+                self.result.matches.append(path)
+            return
+        if index > 0 and not self.inside(path, linked):
+            return
+        part, more = self.parts[index], index + 1 < len(self.parts)
+        if part == "**":
+            for folder, folder_linked in _folders(path, linked):
+                self.select(folder, index + 1, folder_linked)
+            return
+        for child, child_linked in self.children(path, index, linked):
+            if not more or _is_dir(child):
+                self.select(child, index + 1, child_linked)
+
+    def children(self, path: Path, index: int, linked: bool) -> Iterator[tuple[Path, bool]]:
+        match = self.matchers[index]
+        if match is None:
+            child = path / self.parts[index]
+            if os.path.lexists(child) and (index + 1 < len(self.parts) or os.path.exists(child)):
+                yield child, linked or os.path.islink(child)
+            return
+        for entry in _entries(path):
+            if not entry.name.startswith("..") and match(entry.name):
+                yield path / entry.name, linked or entry.is_symlink()
+
+
+def _entries(path: Path) -> list[os.DirEntry[str]]:
+    try:
+        with os.scandir(path) as entries:
+            return list(entries)
+    except OSError:  # not a folder, gone, or not ours to list
+        return []
+
+
+def _is_dir(path: Path) -> bool:
+    return os.path.isdir(path)  # never raises: False for anything it cannot stat
+
+
+def _folders(start: Path, linked: bool) -> Iterator[tuple[Path, bool]]:
+    """`start` and every folder below it, symlinked folders not entered (pathlib's `**`)."""
+    stack = [start]
+    while stack:
+        folder = stack.pop()
+        yield folder, linked
+        below = [
+            folder / entry.name
+            for entry in _entries(folder)
+            if not entry.name.startswith("..") and _entry_is_real_dir(entry)
+        ]
+        stack.extend(reversed(below))
+
+
+def _entry_is_real_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
+
+
+def expand_glob(folder: Path, pattern: str, *, max_visits: int = MAX_VISITS) -> Expansion:
+    """Paths below `folder` that `pattern` names, sorted, without duplicates; raises
+    ValueError for a pattern pathlib would refuse (`""`, `**x`) or one that would look at
+    more than `max_visits` paths."""
+    walk = _Walk(folder, _components(pattern), max_visits)
+    walk.select(folder, 0, False)
+    matches = set(walk.result.matches)
+    if pattern.endswith(("/", os.sep)):  # "agents/" names folders only, as in pathlib
+        matches = {match for match in matches if _is_dir(match)}
+    walk.result.matches = sorted(matches)
+    return walk.result

@@ -1,0 +1,84 @@
+"""The files of the config set a runtime serves, as hot reload sees them: exactly the files the
+loader reads (`set_members`), read the loader's way (regular files under the size cap, never
+blocking), hashed, and watched until they have been quiet long enough to build.
+
+Never walks the folder and never follows a link out of it; never parses beyond the root file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.config.loader import set_members
+from engine.config.read import DEFAULT_MAX_BYTES, read_bytes
+
+
+@dataclass(frozen=True, slots=True)
+class FileState:
+    """One look at the set. `content` hashes names and bytes (equal content = nothing to do);
+    `stats` hashes names, inodes, sizes and times (any write at all, even A -> B -> A);
+    `newest` is the wall-clock time of the latest write or rename among the files."""
+
+    content: str
+    stats: str
+    newest: float
+    folders: tuple[Path, ...]
+
+
+def _stat_key(path: Path) -> tuple[bytes, float]:
+    try:
+        info = path.stat()
+    except OSError:
+        return b"gone", 0.0
+    key = f"{info.st_dev}:{info.st_ino}:{info.st_size}:{info.st_mtime_ns}:{info.st_ctime_ns}"
+    return key.encode(), max(info.st_mtime, info.st_ctime)
+
+
+def scan(path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> FileState:
+    """Look at every file of the set rooted at `path` (an engine.yaml or its folder)."""
+    content, stats = hashlib.sha256(), hashlib.sha256()
+    newest = 0.0
+    members = set_members(path, max_bytes=max_bytes)
+    for member in members:
+        key, changed = _stat_key(member)
+        newest = max(newest, changed)
+        name = os.fsencode(member) + b"\0"
+        stats.update(name + key + b"\0")
+        data = read_bytes(member, max_bytes)
+        if isinstance(data, tuple):  # not readable as a config file: its state, not its bytes
+            data = b"\0" + data[0].encode() + b"\0" + key
+        content.update(name + hashlib.sha256(data).digest())
+    folders = tuple(sorted({member.parent for member in members}))
+    return FileState(content.hexdigest(), stats.hexdigest(), newest, folders)
+
+
+def settle(
+    path: Path,
+    quiet_s: float,
+    *,
+    deadline: float,
+    first: FileState | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> FileState | None:
+    """The state of the set once no file changed for `quiet_s` seconds, or None if it was
+    still changing at `deadline` (a `time.monotonic()` value).
+
+    The quiet time is read from the files' own times, so a set untouched for longer costs one
+    look; a time in the future (clock skew) is never trusted beyond one full quiet period.
+    """
+    state = first or scan(path, max_bytes=max_bytes)
+    while True:
+        wait = min(quiet_s - (time.time() - state.newest), quiet_s)
+        if wait <= 0:
+            return state
+        if time.monotonic() + wait > deadline:
+            return None
+        time.sleep(wait)
+        again = scan(path, max_bytes=max_bytes)
+        if again.stats == state.stats:
+            return again
+        state = again
