@@ -8,8 +8,11 @@ Needs the `console` extra. Exit 0 on a clean stop, 1 bad config or store, 2 usag
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import socket
 import sys
+from typing import Any
 
 from engine.cli.output import render_issues
 from engine.errors import ConfigError, UsageError
@@ -45,6 +48,16 @@ def _listen(host: str, port: int) -> socket.socket:
     except OSError as error:
         raise UsageError(f"cannot listen on {host}:{port}: {error.strerror or error}") from error
     return sock
+
+
+def _serve(server: Any, sock: socket.socket) -> None:
+    """Run until SIGINT or SIGTERM. The server stops gracefully on either, then raises the
+    signal again for the caller: a quiet handler (SIGTERM) and the KeyboardInterrupt (SIGINT)
+    make that a clean stop."""
+    signal.signal(signal.SIGTERM, lambda signum, frame: None)
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run(sockets=[sock])
+    print("stopped", file=sys.stderr, flush=True)
 
 
 def execute(args: argparse.Namespace) -> int:
@@ -83,7 +96,7 @@ def execute(args: argparse.Namespace) -> int:
                   "config and the records (no authentication)", file=sys.stderr, flush=True)
         config = uvicorn.Config(app, log_level="warning", access_log=False,
                                 timeout_graceful_shutdown=1, lifespan="on")
-        uvicorn.Server(config).run(sockets=[sock])
+        _serve(uvicorn.Server(config), sock)
     finally:
         engine.close()
         if store is not None:
