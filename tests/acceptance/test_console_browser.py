@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from console_server import (  # noqa: E402
+from console_server import (
     BROWSER_ARGS,
     CHROMIUM,
     REPO,

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from console_server import REPO, ConsoleServer, installed, require, seed_store  # noqa: E402
+from console_server import REPO, ConsoleServer, installed, require, seed_store
 
 pytestmark = pytest.mark.slow
 require(installed("starlette") and installed("uvicorn") and installed("jinja2"),
