@@ -12,6 +12,7 @@ import contextlib
 import inspect
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
@@ -54,12 +55,17 @@ class Console:
     def engine(self) -> Engine:
         return self.live.engine
 
+    @property
+    def root(self) -> Path:
+        """The config set's folder."""
+        return config_root(self.engine.reloader.path)
+
     def page(self, name: str, request: Request, status: int = 200, **values: Any) -> Response:
         snapshot = self.engine.snapshot
         context = {"config": snapshot.config.engine, "version": snapshot.version,
                    "last": self.live.last, "generation": self.live.generation,
                    "store": None if self.store is None else self.store.location,
-                   "path": request.url.path, **values}
+                   "path": request.url.path, "base": str(self.root.parent), **values}
         return HTMLResponse(render(self.env, name, context), status_code=status,
                             headers={"cache-control": "no-store"})
 
@@ -139,7 +145,7 @@ def _record(console: Console, request: Request) -> Response:
 
 
 def _eval_page(console: Console, request: Request) -> Response:
-    root = config_root(console.engine.reloader.path)
+    root = console.root
     chosen = request.query_params.get("corpus", "")
     result, error = None, None
     if chosen:

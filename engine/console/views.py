@@ -6,6 +6,7 @@ Loading and formatting only; what a page shows is decided by the route that rend
 
 from __future__ import annotations
 
+import os
 from datetime import datetime, timezone
 from importlib import resources
 from typing import Any
@@ -47,6 +48,12 @@ def score(value: float) -> str:
     return f"{value:.2f}" if isinstance(value, float) else str(value)
 
 
+def shown_path(file: str, base: str) -> str:
+    """`file` relative to `base` (the folder above the config set) when it lies below it."""
+    relative = os.path.relpath(file, base) if file and base else file
+    return file if relative.startswith("..") else relative
+
+
 def heat(count: int, peak: int) -> str:
     """A class from `heat-0` (none) to `heat-4` (the largest cell) for a confusion cell."""
     if count <= 0 or peak <= 0:
@@ -60,7 +67,7 @@ def environment() -> Environment:
     env = Environment(loader=DictLoader(templates), autoescape=True, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True)
     env.filters.update(when=when, percent=percent, score=score)
-    env.globals.update(heat=heat, trusted_svg=_trusted_svg)
+    env.globals.update(heat=heat, shown_path=shown_path, trusted_svg=_trusted_svg)
     return env
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.console.views import environment, heat, load_assets, render
+from engine.console.views import environment, heat, load_assets, render, shown_path
 
 
 def test_assets_are_package_data_with_their_types() -> None:
@@ -21,6 +21,13 @@ def test_templates_escape_every_value() -> None:
             "eval.html"} <= set(env.list_templates())
     assert render(env, "error.html", {"error": "<b>", "config": {"name": "n"}, "version": "v",
                                       "path": "/"}).count("&lt;b&gt;") == 1
+
+
+def test_issue_files_are_shown_from_the_folder_above_the_set() -> None:
+    assert shown_path("/srv/configs/banking/routing.yaml", "/srv/configs") == \
+        "banking/routing.yaml"
+    assert shown_path("/elsewhere/x.yaml", "/srv/configs") == "/elsewhere/x.yaml"
+    assert shown_path("", "/srv") == ""
 
 
 def test_confusion_cells_are_shaded_by_count() -> None:
