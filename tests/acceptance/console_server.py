@@ -72,9 +72,9 @@ class ConsoleServer:
         except urllib.error.HTTPError as error:
             return error.code, _lower(error.headers.items()), error.read().decode("utf-8")
 
-    def stop(self) -> int:
+    def stop(self, signum: int = signal.SIGINT) -> int:
         if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
+            self.process.send_signal(signum)
             try:
                 self.process.wait(timeout=15)
             except subprocess.TimeoutExpired:
