@@ -12,10 +12,13 @@ import contextlib
 import signal
 import socket
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.cli.output import render_issues
 from engine.errors import ConfigError, UsageError
+
+if TYPE_CHECKING:
+    from engine.runtime.engine import Engine
 
 NAME = "console"
 HELP = "Serve a local web console: topology, routing playground, records and eval."
@@ -60,11 +63,15 @@ def _serve(server: Any, sock: socket.socket) -> None:
     print("stopped", file=sys.stderr, flush=True)
 
 
-def execute(args: argparse.Namespace) -> int:
+def _check(args: argparse.Namespace) -> None:
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port}: must be between 0 and 65535")
     if not args.max_upload_mb > 0:
         raise UsageError("--max-upload-mb must be > 0")
+
+
+def execute(args: argparse.Namespace) -> int:
+    _check(args)
     try:
         import uvicorn
 
@@ -88,12 +95,7 @@ def execute(args: argparse.Namespace) -> int:
         port = sock.getsockname()[1]
         app = build_app(engine, store=store, hosts=allowed_hosts(host, port),
                         max_upload=int(args.max_upload_mb * 1024 * 1024))
-        shown = f"[{host}]" if ":" in host else host
-        print(f"handoff console: http://{shown}:{port}/ ({engine.snapshot.config.engine.name}, "
-              f"config {engine.version[:16]}; store {args.store or 'none'})", flush=True)
-        if not is_loopback(host):
-            print(f"handoff console: listening on {host}: anyone who can reach it sees the "
-                  "config and the records (no authentication)", file=sys.stderr, flush=True)
+        _announce(engine, args, host, port, remote=not is_loopback(host))
         config = uvicorn.Config(app, log_level="warning", access_log=False,
                                 timeout_graceful_shutdown=1, lifespan="on")
         _serve(uvicorn.Server(config), sock)
@@ -102,3 +104,13 @@ def execute(args: argparse.Namespace) -> int:
         if store is not None:
             store.close()
     return 0
+
+
+def _announce(engine: Engine, args: argparse.Namespace, host: str, port: int, *,
+              remote: bool) -> None:
+    shown = f"[{host}]" if ":" in host else host
+    print(f"handoff console: http://{shown}:{port}/ ({engine.snapshot.config.engine.name}, "
+          f"config {engine.version[:16]}; store {args.store or 'none'})", flush=True)
+    if remote:
+        print(f"handoff console: listening on {host}: anyone who can reach it sees the "
+              "config and the records (no authentication)", file=sys.stderr, flush=True)

@@ -186,6 +186,40 @@ def _asset(console: Console, request: Request) -> Response:
     return Response(found[0], media_type=found[1], headers={"cache-control": "no-cache"})
 
 
+Handler = Callable[..., Any]
+
+
+def _endpoint(console: Console, handler: Handler, **fixed: Any) -> Callable[[Request], Any]:
+    """A Starlette endpoint calling `handler(console, request, **fixed)`: coroutines on the
+    loop, plain functions (store reads, routing, evaluation) on a worker thread."""
+
+    async def endpoint(request: Request) -> Response:
+        try:
+            if inspect.iscoroutinefunction(handler):
+                response: Response = await handler(console, request, **fixed)
+            else:
+                response = await asyncio.to_thread(handler, console, request, **fixed)
+        except StoreError as error:
+            return console.page("error.html", request, status=500, error=str(error))
+        return response
+
+    return endpoint
+
+
+ROUTES: list[tuple[str, Handler, dict[str, Any]]] = [
+    ("/topology", _topology, {"fragment": False}),
+    ("/topology/live", _topology, {"fragment": True}),
+    ("/topology/events", _events, {}),
+    ("/playground", _playground, {"fragment": False}),
+    ("/playground/decision", _playground, {"fragment": True}),
+    ("/records", _records, {}),
+    ("/records/{record_id:path}", _record, {}),
+    ("/eval", _eval_page, {}),
+    ("/static/{name}", _asset, {}),
+]
+"""Every page and fragment (GET); the eval upload is the one POST."""
+
+
 def build_app(
     engine: Engine,
     *,
@@ -198,18 +232,6 @@ def build_app(
     `hosts` are the `Host` header values it answers (None: any)."""
     console = Console(LiveConfig(engine), store, environment(), max_upload)
 
-    def page(handler: Callable[..., Any], **fixed: Any) -> Callable[[Request], Any]:
-        async def endpoint(request: Request) -> Response:
-            try:
-                if inspect.iscoroutinefunction(handler):
-                    response: Response = await handler(console, request, **fixed)
-                else:
-                    response = await asyncio.to_thread(handler, console, request, **fixed)
-            except StoreError as error:
-                return console.page("error.html", request, status=500, error=str(error))
-            return response
-        return endpoint
-
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         console.live.bind(asyncio.get_running_loop())
@@ -219,17 +241,7 @@ def build_app(
         async with engine.watcher(options=watch):
             yield
 
-    routes = [
-        Route("/", lambda request: RedirectResponse("/topology", status_code=303)),
-        Route("/topology", page(_topology, fragment=False)),
-        Route("/topology/live", page(_topology, fragment=True)),
-        Route("/topology/events", page(_events)),
-        Route("/playground", page(_playground, fragment=False)),
-        Route("/playground/decision", page(_playground, fragment=True)),
-        Route("/records", page(_records)),
-        Route("/records/{record_id:path}", page(_record)),
-        Route("/eval", page(_eval_page)),
-        Route("/eval/upload", page(_eval_upload), methods=["POST"]),
-        Route("/static/{name}", page(_asset)),
-    ]
+    routes = [Route(path, _endpoint(console, handler, **fixed)) for path, handler, fixed in ROUTES]
+    routes.append(Route("/eval/upload", _endpoint(console, _eval_upload), methods=["POST"]))
+    routes.append(Route("/", lambda request: RedirectResponse("/topology", status_code=303)))
     return Guard(Starlette(routes=routes, lifespan=lifespan), hosts=hosts)

@@ -138,7 +138,8 @@ def test_an_edit_on_disk_redraws_the_graph(tmp_path: Path, page: tuple[Page, Pro
         expect(status.locator(".issues")).to_contain_text("error[type]")
         expect(graph).to_contain_text("claims-desk-rule")  # the last good config still serves
     finally:
-        console.stop()
+        code = console.stop()
+    assert code == 0  # the page's event stream does not hold the server up
     assert problems == []
 
 

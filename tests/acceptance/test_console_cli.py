@@ -213,12 +213,24 @@ def test_bad_config_store_and_arguments(tmp_path: Path, config: Path) -> None:
     assert done.returncode == 2 and "expected a SQLite store file" in done.stderr
 
 
+def test_without_the_console_extra_it_says_what_to_install(config: Path) -> None:
+    blocked = ("import sys; sys.modules['uvicorn'] = None; from engine.cli.main import main; "
+               f"sys.exit(main(['console', {str(config)!r}]))")
+    done = subprocess.run([sys.executable, "-c", blocked], capture_output=True, text=True,
+                          timeout=60, cwd=REPO)
+    assert done.returncode == 1
+    assert "pip install 'handoff-engine[console]'" in done.stderr
+
+
 def test_a_non_loopback_host_is_served_only_when_asked(config: Path, tmp_path: Path) -> None:
     console = ConsoleServer(config, "--host", "0.0.0.0", log=tmp_path / "console.log")
     try:
         assert console.url.startswith("http://0.0.0.0:")
         port = console.url.rsplit(":", 1)[1]
         status, _, _ = console.request("GET", "/topology", headers={"host": f"127.0.0.1:{port}"})
+        _, _, records = console.get("/records")  # started without --store
+        assert 'id="no-store"' in records
+        assert console.get("/records/anything")[0] == 404
     finally:
         code = console.stop(signal.SIGTERM)
     assert status == 200  # bound to every interface: no single host name to check
