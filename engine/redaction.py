@@ -128,8 +128,12 @@ class Redactor:
         result = self.redact(record.result)
         if context is record.request.context and result is record.result:
             return record
+        from engine.lifecycle.models import evolve  # here: the lifecycle imports this module
+
         request = record.request.model_copy(update={"context": context})
-        return record.model_copy(update={"request": request, "result": result})
+        # Not `model_copy`: records a manager built on its fast path share a frozen
+        # fields-set marker that pydantic's copy tries to update.
+        return evolve(record, {"request": request, "result": result})
 
 
 def _parse(pattern: object) -> tuple[str, str]:

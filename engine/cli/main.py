@@ -28,6 +28,7 @@ COMMAND_MODULES: dict[str, str] = {
     "validate": "validate",
     "eval": "eval",
     "learn": "learn",
+    "console": "console",
 }
 """Command name -> module in this package. Only the invoked command's module is imported."""
 

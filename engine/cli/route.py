@@ -16,7 +16,7 @@ from engine.config.snapshot import Snapshot
 from engine.errors import UsageError
 from engine.routing import Hop, Router, RouteRequest
 from engine.routing.explain import render_text
-from engine.routing.why import check_rules
+from engine.routing.explanation import explain_turn
 
 NAME = "route"
 HELP = "Route one handoff request through a config set and explain the decision."
@@ -125,21 +125,12 @@ def execute(args: argparse.Namespace) -> int:
     snapshot = load_config(args.path)
     for request in requests:
         check_request(snapshot, request)
-    decision = Router(snapshot).route_turn(requests, history=history)
-    checks = None
-    normalizer = snapshot.keyword_index.normalizer
-    trace = normalizer.trace(decision.request.text) if args.explain else []
-    if args.explain and snapshot.tables is not None:
-        checks = check_rules(snapshot.tables.rules, snapshot.keyword_index, decision.request)
+    explained = explain_turn(Router(snapshot), requests, history=history)
+    decision = explained.decision
     if args.format == "json":
-        document = decision.to_dict()
-        if checks is not None:
-            document["rule_checks"] = [check.to_dict() for check in checks]
-        if args.explain:
-            document["normalization"] = {"steps": list(normalizer.steps),
-                                         "trace": [{"step": s, "text": t} for s, t in trace]}
+        document = explained.to_dict() if args.explain else decision.to_dict()
         print(json.dumps(document, indent=2))
     else:
-        print(render_text(decision, explain=args.explain, checks=checks or (),
-                          normalization=(normalizer.steps, trace)))
+        print(render_text(decision, explain=args.explain, checks=explained.checks,
+                          normalization=(explained.steps, explained.trace)))
     return 0 if decision.routed else 1

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.routing.decision import Layer, RouteDecision
-from engine.routing.why import RuleCheck
+from engine.routing.why import RuleCheck, rule_verdict
 
 
 def _dropped(decision: RouteDecision) -> str:
@@ -94,17 +94,8 @@ def _rule_lines(decision: RouteDecision, checks: Sequence[RuleCheck]) -> list[st
     """Each rule in evaluation order: matched (and what became of it) or its failing condition."""
     if not checks:
         return []
-    outcome = {c.rule: c for c in decision.candidates if c.rule is not None}
     lines = ["  rules (evaluation order):"]
     for check in checks:
-        if check.failed is not None:
-            verdict = f"no match: {check.failed}"
-        elif check.rule in outcome:
-            dropped = outcome[check.rule].dropped
-            verdict = "matched, chosen" if dropped is None else f"matched, dropped: {dropped.value}"
-        else:
-            verdict = "matched, not reached"
+        verdict = rule_verdict(decision, check)
         lines.append(f"    {check.rule} -> {check.to} (priority {check.priority}): {verdict}")
     return lines
-
-

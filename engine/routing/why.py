@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.routing.conditions import TextView
-from engine.routing.decision import RouteRequest
+from engine.routing.decision import RouteDecision, RouteRequest
 from engine.routing.index import KeywordIndex
 from engine.routing.tables import CompiledRule
 
@@ -62,3 +62,15 @@ def check_rules(
         RuleCheck(rule.id, rule.to, rule.priority, next(_failures(rule, request, text), None))
         for rule in rules
     ]
+
+
+def rule_verdict(decision: RouteDecision, check: RuleCheck) -> str:
+    """What became of one rule in `decision`: `no match: <condition>`, `matched, chosen`,
+    `matched, dropped: <reason>` or `matched, not reached`."""
+    if check.failed is not None:
+        return f"no match: {check.failed}"
+    found = [c for c in decision.candidates if c.rule is not None and c.rule == check.rule]
+    if not found:
+        return "matched, not reached"
+    dropped = found[-1].dropped
+    return "matched, chosen" if dropped is None else f"matched, dropped: {dropped.value}"

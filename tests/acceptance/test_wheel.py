@@ -8,6 +8,7 @@ third-party dependencies are borrowed from the test environment's site-packages 
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 import subprocess
 import sys
@@ -26,6 +27,18 @@ SCHEMAS = [
     "capabilities.schema.json",
     "routing.schema.json",
 ]
+
+
+CONSOLE_FILES = [
+    "static/console.css", "static/console.js", "static/favicon.svg", "templates/base.html",
+    "templates/topology.html", "templates/playground.html", "templates/records.html",
+    "templates/record.html", "templates/eval.html",
+]
+CONSOLE_CHECK = (
+    "from engine.console.views import environment, load_assets; "
+    "assert set(load_assets()) == {'console.css', 'console.js', 'favicon.svg'}; "
+    "print(len(environment().list_templates()))"
+)
 
 
 def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -68,6 +81,8 @@ def test_wheel_installs_and_checks_configs_with_bundled_schemas(tmp_path: Path) 
     names = zipfile.ZipFile(wheel).namelist()
     for schema in SCHEMAS:
         assert any(name.endswith(f"engine/_schemas/{schema}") for name in names), schema
+    for asset in CONSOLE_FILES:
+        assert f"engine/console/{asset}" in names, asset
     python = fresh_venv(tmp_path / "venv")
     installed = run(
         sys.executable,
@@ -101,3 +116,7 @@ def test_wheel_installs_and_checks_configs_with_bundled_schemas(tmp_path: Path) 
     )
     assert check.returncode == 1
     assert "banking/agents/claims.yaml:8:1: error[unknown-key] $.peer" in check.stdout
+    if importlib.util.find_spec("jinja2") is not None:  # the console extra, borrowed
+        console = run(str(python), "-c", CONSOLE_CHECK, cwd=tmp_path / "work")
+        templates = len(list((REPO / "engine" / "console" / "templates").glob("*.html")))
+        assert (console.returncode, console.stdout.strip()) == (0, str(templates)), console

@@ -90,3 +90,22 @@ def test_the_defaults_are_documented_globs() -> None:
     assert Redactor([], defaults=False).redact({"password": "x"}) == {"password": "x"}
     assert Redactor(["customer_id"], defaults=False).matches("customer_id")
     assert Redactor(["customer_id"]).matches("password")  # added to the defaults
+
+
+def test_a_record_the_manager_built_can_be_redacted_again() -> None:
+    """Records a manager keeps in memory are built on its fast path; a later, stricter policy
+    (a reload that adds a key, or a reader applying its own) must still redact them."""
+    from engine.lifecycle import HandoffManager, HandoffRequest
+
+    manager = HandoffManager(redactor=Redactor())
+    record = manager.create_handoff(HandoffRequest(
+        from_agent="a", to_agent="b", task_description="t", context={"customer_id": "C-1"}))
+    manager.accept(record.record_id)
+    moved = manager.complete(record.record_id, {"customer_id": "C-1", "ok": True})
+    redacted = Redactor(["customer_id"]).record(moved)
+    assert redacted.request.context == {"customer_id": REDACTED}
+    assert redacted.result == {"customer_id": REDACTED, "ok": True}
+    assert redacted.history == moved.history and redacted.version == moved.version
+    assert moved.request.context == {"customer_id": "C-1"}  # the original is untouched
+    manager.redactor = Redactor(["customer_id"])
+    assert manager.export()[0]["request"]["context"] == {"customer_id": REDACTED}

@@ -1,0 +1,172 @@
+"""Searching the handoff records of a store and reading one record's lifecycle timeline.
+
+Reads through the `Store` protocol only (`query`, `count`, `get`) and never writes. Every
+record passes the default redaction policy and the serving config's before it is shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from engine.errors import UsageError
+from engine.lifecycle.models import HandoffRecord, HandoffStatus
+from engine.redaction import DEFAULT_REDACTOR, Redactor
+from engine.stores.base import RecordQuery, Store
+from engine.stores.sqlite import SQLiteStore
+
+PAGE_SIZE = 50
+SESSION_KEY = "session_id"
+"""The request context key that names a record's session (records carry no session field)."""
+SESSION_SCAN = 20_000
+"""Records read at most to answer a session search (newest first)."""
+
+
+def open_store(location: str) -> Store:
+    """The store at `location` (a SQLite file path or a `sqlite:///path` URL), read-only."""
+    path = location.removeprefix("sqlite://") if location.startswith("sqlite:///") else location
+    if "://" in path:
+        raise UsageError(f"--store {location!r}: expected a SQLite store file or sqlite:/// URL")
+    return SQLiteStore(Path(path), readonly=True, create=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Search:
+    """The records page's filters, as read from the query string."""
+
+    status: HandoffStatus | None = None
+    agent: str = ""
+    session: str = ""
+    since: datetime | None = None
+    until: datetime | None = None
+    page: int = 1
+
+    @classmethod
+    def parse(cls, params: Mapping[str, str]) -> Search:
+        """Filters from query parameters; a malformed one is a `UsageError` naming it."""
+        status = params.get("status") or None
+        if status is not None and status not in HandoffStatus.__members__:
+            raise UsageError(f"status {status!r}: expected one of "
+                             f"{', '.join(HandoffStatus.__members__)}")
+        page = params.get("page") or "1"
+        if not page.isdigit() or int(page) < 1:
+            raise UsageError(f"page {page!r}: expected a whole number from 1")
+        return cls(
+            status=None if status is None else HandoffStatus(status),
+            agent=params.get("agent", "").strip(),
+            session=params.get("session", "").strip(),
+            since=_moment("since", params.get("since", "")),
+            until=_moment("until", params.get("until", "")),
+            page=int(page),
+        )
+
+    def query(self, *, limit: int | None = None, offset: int = 0) -> RecordQuery:
+        return RecordQuery(status=self.status, agent=self.agent or None, since=self.since,
+                           until=self.until, limit=limit, offset=offset)
+
+
+def _moment(name: str, text: str) -> datetime | None:
+    """An ISO 8601 time (as a `datetime-local` input sends it); naive means UTC."""
+    value = text.strip()
+    if not value:
+        return None
+    if value.endswith(("Z", "z")):
+        value = value[:-1] + "+00:00"
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise UsageError(f"{name} {text!r}: expected an ISO 8601 time such as "
+                         "2026-03-31T23:59") from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """One page of results, newest first. `scanned_all` is False when a session search
+    stopped after `SESSION_SCAN` records."""
+
+    records: list[HandoffRecord]
+    total: int
+    page: int
+    pages: int
+    scanned_all: bool = True
+
+
+@dataclass(slots=True)
+class RecordsView:
+    """The records a store holds, redacted with `redactor` (after the default policy)."""
+
+    store: Store
+    redactor: Redactor = field(default_factory=Redactor)
+
+    def redacted(self, record: HandoffRecord) -> HandoffRecord:
+        return self.redactor.record(DEFAULT_REDACTOR.record(record))
+
+    def get(self, record_id: str) -> HandoffRecord:
+        return self.redacted(self.store.get(record_id))
+
+    def search(self, search: Search) -> Page:
+        if search.session:
+            return self._by_session(search)
+        total = self.store.count(search.query())
+        pages = max(1, -(-total // PAGE_SIZE))
+        end = total - (search.page - 1) * PAGE_SIZE  # newest first: page 1 is the end
+        start = max(0, end - PAGE_SIZE)
+        found = self.store.query(search.query(limit=max(0, end - start), offset=start)) \
+            if end > 0 else []
+        return Page([self.redacted(r) for r in reversed(found)], total, search.page, pages)
+
+    def _by_session(self, search: Search) -> Page:
+        matched, complete = [], True
+        for scanned, record in enumerate(self._newest_first(search), 1):
+            if scanned > SESSION_SCAN:
+                complete = False
+                break
+            if str(record.request.context.get(SESSION_KEY, "")) == search.session:
+                matched.append(record)
+        pages = max(1, -(-len(matched) // PAGE_SIZE))
+        shown = matched[(search.page - 1) * PAGE_SIZE: search.page * PAGE_SIZE]
+        return Page([self.redacted(r) for r in shown], len(matched), search.page, pages,
+                    complete)
+
+    def _newest_first(self, search: Search) -> Iterator[HandoffRecord]:
+        end = self.store.count(search.query())
+        while end > 0:
+            start = max(0, end - PAGE_SIZE * 10)
+            yield from reversed(self.store.query(search.query(limit=end - start, offset=start)))
+            end = start
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One move of a record's timeline, with the time since the move before."""
+
+    at: datetime
+    trigger: str
+    source: str
+    dest: str
+    actor: str
+    reason: str
+    after: str
+
+
+def timeline(record: HandoffRecord) -> list[Step]:
+    steps, previous = [], None
+    for move in record.history:
+        after = "" if previous is None else _duration((move.at - previous).total_seconds())
+        steps.append(Step(move.at, move.trigger, move.from_.value if move.from_ else "",
+                          move.to.value, move.actor, move.reason, after))
+        previous = move.at
+    return steps
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 1:
+        return f"+{seconds * 1000:.0f} ms"
+    if seconds < 120:
+        return f"+{seconds:.1f} s"
+    if seconds < 7200:
+        return f"+{seconds / 60:.1f} min"
+    return f"+{seconds / 3600:.1f} h"

@@ -1,0 +1,3 @@
+from examples.console_demo.calls import main
+
+raise SystemExit(main())
