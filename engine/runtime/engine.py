@@ -12,15 +12,17 @@ from typing import Any
 
 from engine.config.snapshot import Snapshot
 from engine.errors import UsageError
-from engine.lifecycle import HandoffManager, HandoffRecord, HandoffRequest
+from engine.lifecycle import HandoffManager, HandoffRecord, HandoffRequest, HandoffStatus
 from engine.routing import Layer, Reason, RouteDecision, Router, RouteRequest
 from engine.runtime.context import build_handoff_system_vars
 from engine.runtime.hooks import Event, Hook, Hooks
 from engine.runtime.payloads import PayloadRefusal, check_payload
 from engine.runtime.reload import Loader, Reloader, ReloadResult
+from engine.runtime.replicas import event_data, forward_remote_changes
 from engine.runtime.session import Session
+from engine.runtime.waiting import StatusWaiter
 from engine.runtime.watch import ConfigWatcher, WatchOptions
-from engine.stores import MemoryStore, SQLiteStore, Store
+from engine.stores import MemoryStore, Store, open_store
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,17 +63,16 @@ def _removed_tool(request: RouteRequest, session: Session, version: str) -> Rout
 def _open_store(store: Store | str | Path | None) -> Store:
     if store is None:
         return MemoryStore()
-    if isinstance(store, (str, Path)):
-        return SQLiteStore(store)
-    return store
+    return open_store(store) if isinstance(store, (str, Path)) else store
 
 
 class Engine:
     """Routes handoffs and tracks their records on a hot-reloadable config.
 
     `Engine("configs/banking", store="handoffs.sqlite")` loads the config (raising
-    `ConfigError` if it is invalid) and opens a SQLite store; without `store` records are kept
-    in memory. Use it as a context manager, or call `close()`.
+    `ConfigError` if it is invalid) and opens a SQLite store (a postgresql:// URL opens a
+    `PostgresStore` shared with other replicas); without `store` records are kept in memory.
+    Use it as a context manager, or call `close()`.
     """
 
     def __init__(
@@ -91,6 +92,8 @@ class Engine:
             store=_open_store(store), pending_timeout_s=policies.pending_timeout_s, actor=actor
         )
         self.hooks.add("config_reloaded", self._on_reload)
+        self.waiter = StatusWaiter(self.manager.store)
+        self._stop_forwarding = forward_remote_changes(self.manager.store, self.hooks)
 
     # -- config ----------------------------------------------------------------------------
     @property
@@ -195,7 +198,7 @@ class Engine:
             system_vars = self._system_vars(
                 router.snapshot, decision, session, text, tool_args, tool_result
             )
-        self.hooks.emit(Event("handoff_created", {"record": record, "decision": decision}))
+        self.hooks.emit(Event("handoff_created", event_data(record, decision=decision)))
         return HandoffOutcome(decision, record, system_vars, refusal)
 
     def _record(
@@ -276,8 +279,20 @@ class Engine:
         return self._moved(self.manager.cancel(record_id, reason, actor=actor))
 
     def _moved(self, record: HandoffRecord) -> HandoffRecord:
-        self.hooks.emit(Event("handoff_moved", {"record": record}))
+        self.hooks.emit(Event("handoff_moved", event_data(record)))
         return record
+
+    def wait_status(
+        self, record_id: str, *statuses: HandoffStatus | str, timeout_s: float | None = None
+    ) -> HandoffRecord:
+        """Block until the record is in one of `statuses` or can no longer get there, moved
+        by any replica; `WaitTimeout` after `timeout_s`. `await_status` is the async form."""
+        return self.waiter.wait(record_id, statuses, timeout_s=timeout_s)
+
+    async def await_status(
+        self, record_id: str, *statuses: HandoffStatus | str, timeout_s: float | None = None
+    ) -> HandoffRecord:
+        return await self.waiter.await_(record_id, statuses, timeout_s=timeout_s)
 
     # -- resources -------------------------------------------------------------------------
     def close(self) -> None:
@@ -285,6 +300,8 @@ class Engine:
         for watcher in self._watchers:
             watcher.stop()
         self._watchers.clear()
+        self._stop_forwarding()
+        self.waiter.close()
         self.manager.store.close()
 
     def __enter__(self) -> Engine:

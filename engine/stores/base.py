@@ -6,7 +6,7 @@ never decide which moves are legal (that is the lifecycle table's job).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol, runtime_checkable
@@ -53,6 +53,10 @@ class RecordQuery:
 
 
 ALL = RecordQuery()
+
+Expire = Callable[[HandoffRecord], "HandoffRecord | None"]
+"""Turns a claimed overdue record into its expired copy (one version higher), or None to
+leave it as it is. Pure and quick: a store calls it while it holds the record."""
 
 
 @runtime_checkable
@@ -101,6 +105,15 @@ class Store(Protocol):
     def due(self, *, created_before: datetime, now: datetime) -> list[HandoffRecord]:
         """Overdue candidates: pending records created before `created_before`, and live
         records whose request deadline is at or before `now`. Oldest first."""
+        ...
+
+    def expire_due(
+        self, *, created_before: datetime, now: datetime, expire: Expire, limit: int = 500
+    ) -> list[HandoffRecord]:
+        """Claim up to `limit` of the records `due` lists (oldest first) that no other caller
+        holds, write `expire(record)` for each in one commit, and return what was written.
+        Each due record is expired by exactly one caller, even with sweepers in several
+        processes or replicas running at once."""
         ...
 
     def close(self) -> None:

@@ -4,25 +4,26 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from engine.lifecycle import HandoffRecord
-from engine.stores import MemoryStore, SQLiteStore, Store
+from engine.stores import MemoryStore, SQLiteStore, Store, open_store
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)
 
-STORES: dict[str, Callable[[Path], Store]] = {
-    "memory": lambda folder: MemoryStore(),
-    "sqlite": lambda folder: SQLiteStore(folder / "records.db"),
+STORES: dict[str, Callable[[pytest.FixtureRequest], Store]] = {
+    "memory": lambda request: MemoryStore(),
+    "sqlite": lambda request: SQLiteStore(request.getfixturevalue("tmp_path") / "records.db"),
+    "postgres": lambda request: open_store(request.getfixturevalue("postgres_url")),
 }
+"""Every store the contract suite runs on; postgres skips (or fails in CI) without a server."""
 
 
 @pytest.fixture(params=sorted(STORES))
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    opened = STORES[request.param](tmp_path)
+def store(request: pytest.FixtureRequest) -> Iterator[Store]:
+    opened = STORES[request.param](request)
     yield opened
     opened.close()
 

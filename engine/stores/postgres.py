@@ -1,0 +1,276 @@
+"""`PostgresStore`: records in PostgreSQL, shared by every runtime replica, durable once a write
+call returns, with a change feed of what every replica writes (LISTEN/NOTIFY).
+
+Writers never overwrite each other (an UPDATE applies only at the expected version); sweepers
+claim due records with `FOR UPDATE SKIP LOCKED`. Record rules live in the lifecycle, not here.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Any
+
+import psycopg
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from engine.errors import RecordNotFound, StoreError, VersionConflict
+from engine.lifecycle.models import HandoffRecord
+from engine.stores.base import ALL, Expire, RecordQuery
+from engine.stores.changes import OnChange, OnResync, Subscribers
+from engine.stores.postgres_listen import ChangeListener
+from engine.stores.postgres_options import PostgresOptions
+from engine.stores.postgres_schema import boundary, explain, prepare
+from engine.stores.postgres_sql import Statements, row, update
+
+_RECENT = 4096  # records kept parsed for `latest` (a stale one costs a VersionConflict)
+
+
+class PostgresStore:
+    """The `Store` for several runtime replicas: one PostgreSQL schema, a connection pool.
+
+    `PostgresStore("postgresql://user@host/db")`; keyword options (also accepted as URL query
+    parameters; keywords win): `schema` ("handoff"), `pool_size` (8 connections at most),
+    `statement_timeout_s` (30; None: no limit), `connect_timeout_s` (5, also the longest wait
+    for a free pooled connection). `readonly=True` never writes or migrates; `create=False`
+    refuses a database without a store. A commit is acknowledged only once PostgreSQL reports
+    it durable (its `synchronous_commit` setting decides what that means).
+    """
+
+    def __init__(
+        self,
+        url: str | PostgresOptions,
+        *,
+        readonly: bool = False,
+        create: bool = True,
+        **options: Any,
+    ) -> None:
+        self.options = url if isinstance(url, PostgresOptions) else PostgresOptions.parse(
+            url, **options
+        )
+        self.origin = uuid.uuid4().hex[:16]  # marks this object's writes in notifications
+        self._readonly = readonly
+        self._sql = Statements.for_schema(self.options.schema)
+        self._subscribers = Subscribers()
+        self._recent: dict[str, HandoffRecord] = {}
+        self._cache_lock = threading.Lock()
+        self._listener: ChangeListener | None = None
+        self._listener_lock = threading.Lock()
+        with boundary(self.location), self._connect("setup") as conn:
+            prepare(conn, self.options.schema, self.location, readonly=readonly, create=create)
+        self._pool: ConnectionPool | None = ConnectionPool(
+            self.options.conninfo,
+            kwargs={"autocommit": True, **self._connect_kwargs("pool")},
+            min_size=1,
+            max_size=self.options.pool_size,
+            timeout=self.options.connect_timeout_s,
+            name=f"handoff-{self.origin}",
+            open=False,
+        )
+        with boundary(self.location):
+            self._pool.open(wait=True, timeout=self.options.connect_timeout_s)
+
+    @property
+    def location(self) -> str:
+        return self.options.location
+
+    @property
+    def sees_every_writer(self) -> bool:
+        """True while the change feed listens (every replica's writes are reported)."""
+        return self._listener is not None and self._listener.listening
+
+    def _connect_kwargs(self, role: str) -> dict[str, Any]:
+        return self.options.connect_kwargs(origin=self.origin, role=role, readonly=self._readonly)
+
+    def _connect(self, role: str) -> psycopg.Connection:
+        return psycopg.connect(self.options.conninfo, autocommit=True, **self._connect_kwargs(role))
+
+    @contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection]:
+        """A pooled connection; psycopg errors become `StoreError`s. After a lost connection
+        the pool drops every dead connection, so the next call reconnects."""
+        pool = self._pool
+        if pool is None:
+            raise StoreError(self.location, "the store is closed")
+        lost = False
+        try:
+            with pool.connection() as conn:
+                try:
+                    yield conn
+                except psycopg.Error as error:
+                    lost = conn.broken
+                    raise StoreError(self.location, explain(error, lost=lost)) from error
+        except PoolTimeout as error:
+            raise StoreError(self.location, explain(error)) from error
+        finally:
+            if lost:
+                pool.check()
+
+    # -- reads -----------------------------------------------------------------------------
+
+    def get(self, record_id: str) -> HandoffRecord:
+        with self._connection() as conn:
+            found = conn.execute(self._sql.get, (record_id,), prepare=True).fetchone()
+        if found is None:
+            raise RecordNotFound(record_id)
+        record = self._load(found[0])
+        self._remember((record,))
+        return record
+
+    def latest(self, record_id: str) -> HandoffRecord:
+        cached = self._recent.get(record_id)
+        return self.get(record_id) if cached is None else cached
+
+    def query(self, query: RecordQuery = ALL) -> list[HandoffRecord]:
+        sql, params = self._sql.select(query, what="body")
+        with self._connection() as conn:
+            rows = conn.execute(sql, params).fetchall()
+        return [self._load(body) for (body,) in rows]
+
+    def count(self, query: RecordQuery = ALL) -> int:
+        sql, params = self._sql.select(query, what="count(*)")
+        with self._connection() as conn:
+            found = conn.execute(sql, params).fetchone()
+        return 0 if found is None else int(found[0])
+
+    def due(self, *, created_before: datetime, now: datetime) -> list[HandoffRecord]:
+        with self._connection() as conn:
+            rows = conn.execute(self._sql.due, (created_before, now, None)).fetchall()
+        return [self._load(body) for (body,) in rows]
+
+    # -- writes ----------------------------------------------------------------------------
+
+    def add(self, record: HandoffRecord) -> None:
+        with self._connection() as conn:
+            written = conn.execute(
+                self._sql.insert, row(record, record.model_dump_json()), prepare=True
+            ).fetchone()
+            if written is None or written[0] != 1:
+                raise VersionConflict(record.record_id, 0, self._version(conn, record.record_id))
+        self._written((record,))
+
+    def replace(self, record: HandoffRecord, *, expected_version: int) -> None:
+        params = update(record, record.model_dump_json(), expected_version)
+        with self._connection() as conn:
+            written = conn.execute(self._sql.update, params, prepare=True).fetchone()
+            if written is None or written[0] != 1:
+                self._refuse(conn, record.record_id, expected_version)
+        self._written((record,))
+
+    def replace_many(self, changes: Sequence[tuple[HandoffRecord, int]]) -> None:
+        versions: dict[str, int] = {}  # a record may move twice in one batch
+        batch = []
+        for record, expected in changes:
+            expected = versions.get(record.record_id, expected)
+            batch.append((record, expected, update(record, record.model_dump_json(), expected)))
+            versions[record.record_id] = record.version
+        with self._connection() as conn, conn.transaction():
+            with conn.pipeline():
+                cursors = [conn.execute(self._sql.update, p, prepare=True) for *_, p in batch]
+            for cursor, (record, expected, _) in zip(cursors, batch, strict=True):
+                written = cursor.fetchone()
+                if written is None or written[0] != 1:
+                    self._refuse(conn, record.record_id, expected)  # rolls the batch back
+        self._written(record for record, _ in changes)
+
+    def put_many(self, records: Iterable[HandoffRecord]) -> int:
+        batch = list(records)
+        rows = [row(record, record.model_dump_json()) for record in batch]
+        with self._connection() as conn, conn.transaction():
+            conn.execute(self._sql.clear_history, ([record.record_id for record in batch],))
+            with conn.cursor() as cursor:
+                cursor.executemany(self._sql.upsert, rows)
+        self._written(batch)
+        return len(batch)
+
+    def expire_due(
+        self, *, created_before: datetime, now: datetime, expire: Expire, limit: int = 500
+    ) -> list[HandoffRecord]:
+        expired: list[HandoffRecord] = []
+        params: list[tuple[Any, ...]] = []
+        with self._connection() as conn, conn.transaction():
+            claimed = conn.execute(self._sql.claim_due, (created_before, now, limit)).fetchall()
+            for (body,) in claimed:  # locked by this transaction: no one else can move them
+                current = self._load(body)
+                new = expire(current)
+                if new is not None:
+                    expired.append(new)
+                    params.append(update(new, new.model_dump_json(), current.version))
+            if params:
+                with conn.cursor() as cursor:
+                    cursor.executemany(self._sql.update, params)
+        self._written(expired)
+        return expired
+
+    # -- change feed and resources ---------------------------------------------------------
+
+    def subscribe(
+        self, on_change: OnChange, *, on_resync: OnResync | None = None
+    ) -> Callable[[], None]:
+        """Report every replica's changes; the first subscriber starts the listener thread
+        (`StoreError` if it cannot connect within `connect_timeout_s`)."""
+        remove = self._subscribers.add(on_change, on_resync)
+        with self._listener_lock:
+            if self._listener is None and self._pool is not None:
+                listener = ChangeListener(
+                    lambda: self._connect("listener"), channel=self.options.channel,
+                    origin=self.origin, subscribers=self._subscribers, location=self.location,
+                )
+                try:
+                    listener.start(timeout_s=self.options.connect_timeout_s)
+                except StoreError:
+                    remove()
+                    raise
+                self._listener = listener
+        return remove
+
+    def close(self) -> None:
+        with self._listener_lock:
+            listener, self._listener = self._listener, None
+        if listener is not None:
+            listener.stop()
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.close()
+
+    def __enter__(self) -> PostgresStore:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _refuse(self, conn: psycopg.Connection, record_id: str, expected: int) -> None:
+        actual = self._version(conn, record_id)
+        if actual is None:
+            raise RecordNotFound(record_id)
+        raise VersionConflict(record_id, expected, actual)
+
+    def _version(self, conn: psycopg.Connection, record_id: str) -> int | None:
+        found = conn.execute(self._sql.version, (record_id,)).fetchone()
+        return None if found is None else int(found[0])
+
+    def _written(self, records: Iterable[HandoffRecord]) -> None:
+        """Remember and publish what a commit made durable (never what failed)."""
+        done = list(records)
+        self._remember(done)
+        self._subscribers.publish_records(done)
+
+    def _remember(self, records: Iterable[HandoffRecord]) -> None:
+        with self._cache_lock:
+            recent = self._recent
+            for record in records:
+                recent.pop(record.record_id, None)
+                recent[record.record_id] = record
+            while len(recent) > _RECENT:
+                del recent[next(iter(recent))]
+
+    def _load(self, body: str) -> HandoffRecord:
+        try:
+            return HandoffRecord.model_validate_json(body)
+        except ValueError as error:
+            raise StoreError(self.location, f"a stored record is unreadable: {error}") from error
