@@ -26,7 +26,7 @@ from engine.stores.postgres_options import PostgresOptions
 from engine.stores.postgres_schema import boundary, explain, prepare
 from engine.stores.postgres_sql import Statements, row, update
 
-_RECENT = 4096  # records kept parsed for `latest` (a stale one costs a VersionConflict)
+_RECENT = 4096  # records kept parsed, with their stored JSON: `latest`, and reads skip parsing
 
 
 class PostgresStore:
@@ -55,7 +55,7 @@ class PostgresStore:
         self._readonly = readonly
         self._sql = Statements.for_schema(self.options.schema)
         self._subscribers = Subscribers()
-        self._recent: dict[str, HandoffRecord] = {}
+        self._recent: dict[str, tuple[str, HandoffRecord]] = {}
         self._cache_lock = threading.Lock()
         self._listener: ChangeListener | None = None
         self._listener_lock = threading.Lock()
@@ -116,13 +116,16 @@ class PostgresStore:
             found = conn.execute(self._sql.get, (record_id,), prepare=True).fetchone()
         if found is None:
             raise RecordNotFound(record_id)
+        cached = self._recent.get(record_id)
+        if cached is not None and cached[0] == found[0]:  # unchanged: the same object again
+            return cached[1]
         record = self._load(found[0])
-        self._remember((record,))
+        self._remember([(record, found[0])])
         return record
 
     def latest(self, record_id: str) -> HandoffRecord:
         cached = self._recent.get(record_id)
-        return self.get(record_id) if cached is None else cached
+        return self.get(record_id) if cached is None else cached[1]
 
     def query(self, query: RecordQuery = ALL) -> list[HandoffRecord]:
         sql, params = self._sql.select(query, what="body")
@@ -144,66 +147,67 @@ class PostgresStore:
     # -- writes ----------------------------------------------------------------------------
 
     def add(self, record: HandoffRecord) -> None:
+        body = record.model_dump_json()
         with self._connection() as conn:
-            written = conn.execute(
-                self._sql.insert, row(record, record.model_dump_json()), prepare=True
-            ).fetchone()
+            written = conn.execute(self._sql.insert, row(record, body), prepare=True).fetchone()
             if written is None or written[0] != 1:
                 raise VersionConflict(record.record_id, 0, self._version(conn, record.record_id))
-        self._written((record,))
+        self._written([(record, body)])
 
     def replace(self, record: HandoffRecord, *, expected_version: int) -> None:
-        params = update(record, record.model_dump_json(), expected_version)
+        body = record.model_dump_json()
         with self._connection() as conn:
-            written = conn.execute(self._sql.update, params, prepare=True).fetchone()
+            written = conn.execute(
+                self._sql.update, update(record, body, expected_version), prepare=True
+            ).fetchone()
             if written is None or written[0] != 1:
                 self._refuse(conn, record.record_id, expected_version)
-        self._written((record,))
+        self._written([(record, body)])
 
     def replace_many(self, changes: Sequence[tuple[HandoffRecord, int]]) -> None:
         versions: dict[str, int] = {}  # a record may move twice in one batch
         batch = []
         for record, expected in changes:
             expected = versions.get(record.record_id, expected)
-            batch.append((record, expected, update(record, record.model_dump_json(), expected)))
+            batch.append((record, record.model_dump_json(), expected))
             versions[record.record_id] = record.version
         with self._connection() as conn, conn.transaction():
             with conn.pipeline():
-                cursors = [conn.execute(self._sql.update, p, prepare=True) for *_, p in batch]
-            for cursor, (record, expected, _) in zip(cursors, batch, strict=True):
+                cursors = [
+                    conn.execute(self._sql.update, update(*change), prepare=True)
+                    for change in batch
+                ]
+            for cursor, (record, _, expected) in zip(cursors, batch, strict=True):
                 written = cursor.fetchone()
                 if written is None or written[0] != 1:
                     self._refuse(conn, record.record_id, expected)  # rolls the batch back
-        self._written(record for record, _ in changes)
+        self._written((record, body) for record, body, _ in batch)
 
     def put_many(self, records: Iterable[HandoffRecord]) -> int:
-        batch = list(records)
-        rows = [row(record, record.model_dump_json()) for record in batch]
+        batch = [(record, record.model_dump_json()) for record in records]
         with self._connection() as conn, conn.transaction():
-            conn.execute(self._sql.clear_history, ([record.record_id for record in batch],))
+            conn.execute(self._sql.clear_history, ([record.record_id for record, _ in batch],))
             with conn.cursor() as cursor:
-                cursor.executemany(self._sql.upsert, rows)
+                cursor.executemany(self._sql.upsert, [row(*pair) for pair in batch])
         self._written(batch)
         return len(batch)
 
     def expire_due(
         self, *, created_before: datetime, now: datetime, expire: Expire, limit: int = 500
     ) -> list[HandoffRecord]:
-        expired: list[HandoffRecord] = []
-        params: list[tuple[Any, ...]] = []
+        expired: list[tuple[HandoffRecord, str, int]] = []
         with self._connection() as conn, conn.transaction():
             claimed = conn.execute(self._sql.claim_due, (created_before, now, limit)).fetchall()
             for (body,) in claimed:  # locked by this transaction: no one else can move them
                 current = self._load(body)
                 new = expire(current)
                 if new is not None:
-                    expired.append(new)
-                    params.append(update(new, new.model_dump_json(), current.version))
-            if params:
+                    expired.append((new, new.model_dump_json(), current.version))
+            if expired:
                 with conn.cursor() as cursor:
-                    cursor.executemany(self._sql.update, params)
-        self._written(expired)
-        return expired
+                    cursor.executemany(self._sql.update, [update(*change) for change in expired])
+        self._written((record, body) for record, body, _ in expired)
+        return [record for record, _, _ in expired]
 
     # -- change feed and resources ---------------------------------------------------------
 
@@ -254,18 +258,18 @@ class PostgresStore:
         found = conn.execute(self._sql.version, (record_id,)).fetchone()
         return None if found is None else int(found[0])
 
-    def _written(self, records: Iterable[HandoffRecord]) -> None:
+    def _written(self, pairs: Iterable[tuple[HandoffRecord, str]]) -> None:
         """Remember and publish what a commit made durable (never what failed)."""
-        done = list(records)
+        done = list(pairs)
         self._remember(done)
-        self._subscribers.publish_records(done)
+        self._subscribers.publish_records(record for record, _ in done)
 
-    def _remember(self, records: Iterable[HandoffRecord]) -> None:
+    def _remember(self, pairs: Iterable[tuple[HandoffRecord, str]]) -> None:
         with self._cache_lock:
             recent = self._recent
-            for record in records:
+            for record, body in pairs:
                 recent.pop(record.record_id, None)
-                recent[record.record_id] = record
+                recent[record.record_id] = (body, record)
             while len(recent) > _RECENT:
                 del recent[next(iter(recent))]
 
