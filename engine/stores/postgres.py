@@ -21,6 +21,7 @@ from engine.errors import RecordNotFound, StoreError, VersionConflict
 from engine.lifecycle.models import HandoffRecord
 from engine.stores.base import ALL, Expire, RecordQuery
 from engine.stores.changes import OnChange, OnResync, Subscribers
+from engine.stores.postgres_commit import GroupCommit
 from engine.stores.postgres_listen import ChangeListener
 from engine.stores.postgres_options import PostgresOptions
 from engine.stores.postgres_schema import boundary, explain, prepare
@@ -36,8 +37,9 @@ class PostgresStore:
     parameters; keywords win): `schema` ("handoff"), `pool_size` (8 connections at most),
     `statement_timeout_s` (30; None: no limit), `connect_timeout_s` (5, also the longest wait
     for a free pooled connection). `readonly=True` never writes or migrates; `create=False`
-    refuses a database without a store. A commit is acknowledged only once PostgreSQL reports
-    it durable (its `synchronous_commit` setting decides what that means).
+    refuses a database without a store. A write is acknowledged only once PostgreSQL reports
+    its commit durable (its `synchronous_commit` setting decides what that means); concurrent
+    sessions' single writes are group-committed (one transaction and one round trip each batch).
     """
 
     def __init__(
@@ -72,6 +74,7 @@ class PostgresStore:
         )
         with boundary(self.location):
             self._pool.open(wait=True, timeout=self.options.connect_timeout_s)
+        self._group = GroupCommit(self._connection)
 
     @property
     def location(self) -> str:
@@ -148,19 +151,16 @@ class PostgresStore:
 
     def add(self, record: HandoffRecord) -> None:
         body = record.model_dump_json()
-        with self._connection() as conn:
-            written = conn.execute(self._sql.insert, row(record, body), prepare=True).fetchone()
-            if written is None or written[0] != 1:
+        if self._group.run(record.record_id, self._sql.insert, row(record, body)) != 1:
+            with self._connection() as conn:
                 raise VersionConflict(record.record_id, 0, self._version(conn, record.record_id))
         self._written([(record, body)])
 
     def replace(self, record: HandoffRecord, *, expected_version: int) -> None:
         body = record.model_dump_json()
-        with self._connection() as conn:
-            written = conn.execute(
-                self._sql.update, update(record, body, expected_version), prepare=True
-            ).fetchone()
-            if written is None or written[0] != 1:
+        params = update(record, body, expected_version)
+        if self._group.run(record.record_id, self._sql.update, params) != 1:
+            with self._connection() as conn:
                 self._refuse(conn, record.record_id, expected_version)
         self._written([(record, body)])
 
@@ -171,6 +171,7 @@ class PostgresStore:
             expected = versions.get(record.record_id, expected)
             batch.append((record, record.model_dump_json(), expected))
             versions[record.record_id] = record.version
+        batch.sort(key=lambda change: change[0].record_id)  # row locks in one order, chains kept
         with self._connection() as conn, conn.transaction():
             with conn.pipeline():
                 cursors = [
@@ -185,6 +186,7 @@ class PostgresStore:
 
     def put_many(self, records: Iterable[HandoffRecord]) -> int:
         batch = [(record, record.model_dump_json()) for record in records]
+        batch.sort(key=lambda pair: pair[0].record_id)  # row locks in one order
         with self._connection() as conn, conn.transaction():
             conn.execute(self._sql.clear_history, ([record.record_id for record, _ in batch],))
             with conn.cursor() as cursor:

@@ -195,7 +195,11 @@ def test_a_lost_connection_is_a_store_error_and_the_next_call_reconnects(
             store.get("h-1")
         assert "the next call reconnects" in str(caught.value)
         assert store.get("h-1") == record(1)
+        assert terminate(postgres_url, store.origin, "pool") >= 1
+        with pytest.raises(StoreError, match="lost the connection to the database"):
+            store.replace(record(1, version=2), expected_version=1)  # a group-committed write
         store.replace(record(1, version=2), expected_version=1)
+        assert store.get("h-1").version == 2
 
 
 def test_pool_size_caps_the_connections(postgres_url: str, record: MakeRecord) -> None:
@@ -285,3 +289,39 @@ def _until(condition: Callable[[], bool], timeout_s: float = 10.0) -> None:
     while not condition():
         assert time.monotonic() < deadline, "condition not met in time"
         time.sleep(0.01)
+
+
+def test_concurrent_writes_share_one_commit_and_a_conflict_fails_alone(
+    postgres_url: str, record: MakeRecord
+) -> None:
+    with PostgresStore(postgres_url) as store:
+        store.put_many(record(n) for n in range(4))
+        group = store._group
+        outcomes: dict[str, str] = {}
+
+        def write(name: str, change: HandoffRecord) -> None:
+            try:
+                store.replace(change, expected_version=1)
+                outcomes[name] = "ok"
+            except VersionConflict:
+                outcomes[name] = "conflict"
+
+        jobs = [("d", record(3, version=2)), ("a", record(0, version=2)),
+                ("c", record(2, version=2)), ("c-again", record(2, version=2, status="rejected"))]
+        with group._cond:
+            group._leaders = group.in_flight  # every batch slot busy: the writers queue up
+        threads = [threading.Thread(target=write, args=job) for job in jobs]
+        for thread in threads:
+            thread.start()
+        _until(lambda: len(group._queue) == len(jobs))
+        with group._cond:
+            group._leaders = 0
+            group._cond.notify_all()
+        for thread in threads:
+            thread.join()
+        assert (group.commits, group.writes) == (1, 4)
+        assert (outcomes["a"], outcomes["d"]) == ("ok", "ok")
+        assert sorted([outcomes["c"], outcomes["c-again"]]) == ["conflict", "ok"]  # one wins
+        assert [r.version for r in store.query()] == [2, 1, 2, 2]
+        winner = "pending" if outcomes["c"] == "ok" else "rejected"
+        assert store.get("h-2").status.value == winner
