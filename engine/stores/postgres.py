@@ -55,7 +55,9 @@ class PostgresStore:
         )
         self.origin = uuid.uuid4().hex[:16]  # marks this object's writes in notifications
         self._readonly = readonly
-        self._sql = Statements.for_schema(self.options.schema)
+        self._sql = Statements.for_store(
+            self.options.schema, channel=self.options.channel, origin=self.origin
+        )
         self._subscribers = Subscribers()
         self._recent: dict[str, tuple[str, HandoffRecord]] = {}
         self._cache_lock = threading.Lock()

@@ -22,23 +22,26 @@ from engine.errors import StoreError
 
 
 class _Ticket:
-    __slots__ = ("count", "done", "error", "key", "params", "sql", "taken")
+    __slots__ = ("count", "error", "finished", "key", "lead", "params", "sql", "taken", "woken")
 
     def __init__(self, key: str, sql: str, params: tuple[Any, ...]) -> None:
         self.key = key
         self.sql = sql
         self.params = params
         self.count = 0
-        self.taken = False  # in a batch some leader is committing
-        self.done = False
         self.error: BaseException | None = None
+        self.lead = False  # holds a batch slot: leads a batch if any is left, then passes it on
+        self.taken = False  # in a batch that a leader is committing
+        self.finished = threading.Event()  # its batch is committed (or failed)
+        self.woken = threading.Event()  # finished, or handed a batch slot
 
 
 class GroupCommit:
     """Runs single-row write statements in shared transactions on pooled connections.
 
-    `connection()` lends a connection and turns psycopg errors into `StoreError`s. `commits`
-    and `writes` count the work (writes / commits = the mean batch size).
+    `connection()` lends a connection and turns psycopg errors into `StoreError`s;
+    `in_flight` batches may be committing at once. `commits` and `writes` count the work
+    (writes / commits = the mean batch size).
     """
 
     def __init__(
@@ -48,7 +51,7 @@ class GroupCommit:
         in_flight: int = 2,
     ) -> None:
         self._connection = connection
-        self._cond = threading.Condition()
+        self._lock = threading.Lock()
         self._queue: list[_Ticket] = []
         self._leaders = 0
         self.in_flight = in_flight
@@ -59,28 +62,38 @@ class GroupCommit:
         """Run `sql` (which selects one count) in the next shared transaction; returns the
         count once the transaction is committed, or raises what failed it."""
         ticket = _Ticket(key, sql, params)
-        with self._cond:
+        with self._lock:
             self._queue.append(ticket)
-            while not ticket.taken and self._leaders >= self.in_flight:
-                self._cond.wait()  # every batch slot is busy
-            lead = not ticket.taken
-            if lead:  # lead a batch of everything queued, this ticket included
+            if self._leaders < self.in_flight:
                 self._leaders += 1
-                batch, self._queue = self._queue, []
-                for queued in batch:
-                    queued.taken = True
-            while not lead and not ticket.done:
-                self._cond.wait()  # another leader is committing this ticket
-        if lead:
+                ticket.lead = True
+        if not ticket.lead:
+            ticket.woken.wait()  # committed by someone's batch, or handed a free slot
+        if ticket.lead:
             try:
-                self._commit(batch)
+                with self._lock:  # this ticket may sit in a batch taken since the hand-over
+                    batch, self._queue = ([], self._queue) if ticket.taken else (self._queue, [])
+                    for queued in batch:
+                        queued.taken = True
+                if batch:
+                    self._commit(batch)
             finally:
-                with self._cond:
-                    self._leaders -= 1
-                    self._cond.notify_all()
+                self._pass_slot()
+        ticket.finished.wait()
         if ticket.error is not None:
             raise ticket.error
         return ticket.count
+
+    def _pass_slot(self) -> None:
+        """Hand this batch slot to the first writer still waiting in the queue, or free it.
+        Only the woken writer runs: no herd of threads wakes up to find nothing to do."""
+        with self._lock:
+            for waiting in self._queue:
+                if not waiting.lead:
+                    waiting.lead = True
+                    waiting.woken.set()
+                    return
+            self._leaders -= 1
 
     def _commit(self, batch: list[_Ticket]) -> None:
         batch.sort(key=lambda ticket: ticket.key)  # stable: one record's writes keep order
@@ -106,4 +119,5 @@ class GroupCommit:
             self.writes += len(batch)
         finally:
             for ticket in batch:
-                ticket.done = True
+                ticket.finished.set()
+                ticket.woken.set()

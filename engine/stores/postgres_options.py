@@ -75,8 +75,9 @@ class PostgresOptions:
         )
 
     def connect_kwargs(self, *, origin: str, role: str, readonly: bool) -> dict[str, Any]:
-        """libpq settings for one connection of this store; `origin` marks its writes."""
-        settings = [self.libpq_options, f"-c handoff.origin={origin}"]
+        """libpq settings for one connection of this store; `origin` names the store in
+        `pg_stat_activity` (application_name `handoff-engine <role> <origin>`)."""
+        settings = [self.libpq_options]
         if self.statement_timeout_s is not None:
             settings.append(f"-c statement_timeout={round(self.statement_timeout_s * 1000)}")
         if readonly:

@@ -38,15 +38,6 @@ CREATE INDEX handoff_records_from ON {s}.handoff_records (from_agent, created_at
 CREATE INDEX handoff_records_to ON {s}.handoff_records (to_agent, created_at, seq);
 CREATE INDEX handoff_records_deadline ON {s}.handoff_records (deadline)
     WHERE deadline IS NOT NULL AND status IN ('pending', 'accepted', 'in_progress');
-CREATE FUNCTION {s}.handoff_notify() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    PERFORM pg_notify('handoff:' || TG_TABLE_SCHEMA, json_build_object(
-        'id', NEW.record_id, 'version', NEW.version, 'status', NEW.status,
-        'origin', current_setting('handoff.origin', true))::text);
-    RETURN NULL;
-END $$;
-CREATE TRIGGER handoff_records_notify AFTER INSERT OR UPDATE ON {s}.handoff_records
-    FOR EACH ROW EXECUTE FUNCTION {s}.handoff_notify();
 """),
     (2, """
 CREATE TABLE {s}.handoff_moves (

@@ -1,8 +1,8 @@
-"""The SQL a `PostgresStore` runs, written once per schema, and the parameters of a record.
+"""The SQL a `PostgresStore` runs, written once per store, and the parameters of a record.
 
-Every write is one statement: the record row and its new history rows travel together (the
-history rows are read from the stored JSON by the server), so a move costs one round trip.
-No connection handling here.
+Every write is one statement: the record row, its new history rows (read from the stored JSON
+by the server) and the change notification (id, version, status and the writer's origin,
+never content) travel together, so a move costs one round trip. No connection handling here.
 """
 
 from __future__ import annotations
@@ -24,7 +24,9 @@ _HISTORY = """history AS (
     WHERE e.n > %s
     ON CONFLICT DO NOTHING
 )
-SELECT count(*) FROM written"""
+SELECT count(pg_notify('{channel}', json_build_object('id', record_id, 'version', version,
+                       'status', status, 'origin', '{origin}')::text))
+FROM written"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,10 +44,12 @@ class Statements:
     claim_due: str
 
     @classmethod
-    def for_schema(cls, schema: str) -> Statements:
+    def for_store(cls, schema: str, *, channel: str, origin: str) -> Statements:
+        """`schema` and `channel` are validated names and `origin` is hex: safe as literals."""
         r, m = f'"{schema}".{RECORDS}', f'"{schema}".{MOVES}'
-        history = _HISTORY.format(m=m)
+        history = _HISTORY.format(m=m, channel=channel, origin=origin)
         values = f"INSERT INTO {r} ({_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+        returning = f"RETURNING record_id, version, status, body), {history}"
         excluded = ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS.split(", ")[1:])
         due = (
             f"SELECT body FROM {r} WHERE (status = 'pending' AND created_at < %s)"
@@ -53,12 +57,11 @@ class Statements:
         )
         return cls(
             records=r,
-            insert=f"WITH written AS ({values} ON CONFLICT (record_id) DO NOTHING"
-            f" RETURNING record_id, body), {history}",
+            insert=f"WITH written AS ({values} ON CONFLICT (record_id) DO NOTHING {returning}",
             upsert=f"WITH written AS ({values} ON CONFLICT (record_id) DO UPDATE SET {excluded}"
-            f" RETURNING record_id, body), {history}",
+            f" {returning}",
             update=f"WITH written AS (UPDATE {r} SET status = %s, version = %s, body = %s"
-            f" WHERE record_id = %s AND version = %s RETURNING record_id, body), {history}",
+            f" WHERE record_id = %s AND version = %s {returning}",
             clear_history=f"DELETE FROM {m} WHERE record_id = ANY(%s)",
             get=f"SELECT body FROM {r} WHERE record_id = %s",
             version=f"SELECT version FROM {r} WHERE record_id = %s",

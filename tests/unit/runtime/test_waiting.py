@@ -169,10 +169,14 @@ def test_a_move_missed_while_reconnecting_is_read_after_it(
         target=lambda: result.append(waiter.wait(rid, ["accepted"], timeout_s=NEVER).status)
     )
     waiting.start()
+    offline = HandoffManager(store=MemoryStore())  # the move, made without the store's SQL
+    offline.store.put_many([there.get(rid)])
+    accepted = offline.accept(rid)
     with psycopg.connect(postgres_url.partition("?")[0], autocommit=True) as admin:
-        admin.execute(f"ALTER TABLE {table} DISABLE TRIGGER handoff_records_notify")
-        there.accept(rid)  # no notification at all: only a re-read can see it
-        admin.execute(f"ALTER TABLE {table} ENABLE TRIGGER handoff_records_notify")
+        admin.execute(  # a write that sends no notification: only a re-read can see it
+            f"UPDATE {table} SET status = 'accepted', version = 2, body = %s"
+            " WHERE record_id = %s", (accepted.model_dump_json(), rid),
+        )
         time.sleep(0.1)
         assert waiting.is_alive() and not result
         listener = f"handoff-engine listener {getattr(here, 'origin')}"  # noqa: B009

@@ -308,15 +308,13 @@ def test_concurrent_writes_share_one_commit_and_a_conflict_fails_alone(
 
         jobs = [("d", record(3, version=2)), ("a", record(0, version=2)),
                 ("c", record(2, version=2)), ("c-again", record(2, version=2, status="rejected"))]
-        with group._cond:
+        with group._lock:
             group._leaders = group.in_flight  # every batch slot busy: the writers queue up
         threads = [threading.Thread(target=write, args=job) for job in jobs]
         for thread in threads:
             thread.start()
         _until(lambda: len(group._queue) == len(jobs))
-        with group._cond:
-            group._leaders = 0
-            group._cond.notify_all()
+        group._pass_slot()  # a slot frees up: the first queued writer commits them all
         for thread in threads:
             thread.join()
         assert (group.commits, group.writes) == (1, 4)
@@ -325,3 +323,34 @@ def test_concurrent_writes_share_one_commit_and_a_conflict_fails_alone(
         assert [r.version for r in store.query()] == [2, 1, 2, 2]
         winner = "pending" if outcomes["c"] == "ok" else "rejected"
         assert store.get("h-2").status.value == winner
+
+
+def test_group_commit_under_load_never_reports_a_false_conflict(
+    postgres_url: str, record: MakeRecord
+) -> None:
+    with PostgresStore(postgres_url) as store:
+        store.put_many(record(n) for n in range(480))
+        manager = HandoffManager(store=store, retries=0)  # a false conflict would surface
+        failures: list[BaseException] = []
+
+        def session(ids: list[str]) -> None:
+            try:
+                for record_id in ids:
+                    manager.accept(record_id)
+                    manager.start(record_id)
+                    manager.complete(record_id, {"ok": True})
+            except BaseException as error:  # reported below, with the others
+                failures.append(error)
+
+        threads = [
+            threading.Thread(target=session, args=([f"h-{n}" for n in range(k, 480, 16)],))
+            for k in range(16)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert failures == []
+        assert {r.version for r in store.query()} == {4}
+        group = store._group
+        assert group.writes == 1440 and group.commits < group.writes  # batches formed

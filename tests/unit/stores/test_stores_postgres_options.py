@@ -32,7 +32,7 @@ def test_url_options_keywords_win_and_libpq_parameters_pass_through() -> None:
     assert options.conninfo == "postgres://db/x?sslmode=require"
     settings = options.connect_kwargs(origin="abc", role="pool", readonly=True)
     assert settings["options"] == (
-        "-c work_mem=8MB -c handoff.origin=abc -c statement_timeout=2500"
+        "-c work_mem=8MB -c statement_timeout=2500"
         " -c default_transaction_read_only=on"
     )
     assert settings["application_name"] == "handoff-engine pool abc"
