@@ -1,5 +1,5 @@
 """`PostgresStore`: records in PostgreSQL, shared by every runtime replica, durable once a write
-call returns, with a change feed of what every replica writes (LISTEN/NOTIFY).
+call returns, with a change feed of what every replica writes (LISTEN/NOTIFY, sent apart).
 
 Writers never overwrite each other (an UPDATE applies only at the expected version); sweepers
 claim due records with `FOR UPDATE SKIP LOCKED`. Record rules live in the lifecycle, not here.
@@ -23,6 +23,7 @@ from engine.stores.base import ALL, Expire, RecordQuery
 from engine.stores.changes import OnChange, OnResync, Subscribers
 from engine.stores.postgres_commit import GroupCommit
 from engine.stores.postgres_listen import ChangeListener
+from engine.stores.postgres_notify import Notifier
 from engine.stores.postgres_options import PostgresOptions
 from engine.stores.postgres_schema import boundary, explain, prepare
 from engine.stores.postgres_sql import Statements, row, update
@@ -35,7 +36,7 @@ class PostgresStore:
 
     `PostgresStore("postgresql://user@host/db")`; keyword options (also accepted as URL query
     parameters; keywords win): `schema` ("handoff"), `pool_size` (8 connections at most),
-    `statement_timeout_s` (30; None: no limit), `connect_timeout_s` (5, also the longest wait
+    `statement_timeout_s` (30; 0: no limit), `connect_timeout_s` (5, also the longest wait
     for a free pooled connection). `readonly=True` never writes or migrates; `create=False`
     refuses a database without a store. A write is acknowledged only once PostgreSQL reports
     its commit durable (its `synchronous_commit` setting decides what that means); concurrent
@@ -48,21 +49,27 @@ class PostgresStore:
         *,
         readonly: bool = False,
         create: bool = True,
-        **options: Any,
+        schema: str | None = None,
+        pool_size: int | None = None,
+        statement_timeout_s: float | None = None,
+        connect_timeout_s: float | None = None,
     ) -> None:
         self.options = url if isinstance(url, PostgresOptions) else PostgresOptions.parse(
-            url, **options
+            url, schema=schema, pool_size=pool_size, statement_timeout_s=statement_timeout_s,
+            connect_timeout_s=connect_timeout_s,
         )
         self.origin = uuid.uuid4().hex[:16]  # marks this object's writes in notifications
         self._readonly = readonly
-        self._sql = Statements.for_store(
-            self.options.schema, channel=self.options.channel, origin=self.origin
-        )
+        self._sql = Statements.for_schema(self.options.schema)
         self._subscribers = Subscribers()
         self._recent: dict[str, tuple[str, HandoffRecord]] = {}
         self._cache_lock = threading.Lock()
         self._listener: ChangeListener | None = None
         self._listener_lock = threading.Lock()
+        self._notifier = Notifier(
+            lambda: self._connect("notifier"), channel=self.options.channel,
+            origin=self.origin, location=self.location,
+        )
         with boundary(self.location), self._connect("setup") as conn:
             prepare(conn, self.options.schema, self.location, readonly=readonly, create=create)
         self._pool: ConnectionPool | None = ConnectionPool(
@@ -240,6 +247,7 @@ class PostgresStore:
             listener, self._listener = self._listener, None
         if listener is not None:
             listener.stop()
+        self._notifier.close()
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.close()
@@ -263,10 +271,12 @@ class PostgresStore:
         return None if found is None else int(found[0])
 
     def _written(self, pairs: Iterable[tuple[HandoffRecord, str]]) -> None:
-        """Remember and publish what a commit made durable (never what failed)."""
+        """Remember, publish here and notify the other replicas of what a commit made durable
+        (never what failed)."""
         done = list(pairs)
         self._remember(done)
         self._subscribers.publish_records(record for record, _ in done)
+        self._notifier.send(record for record, _ in done)
 
     def _remember(self, pairs: Iterable[tuple[HandoffRecord, str]]) -> None:
         with self._cache_lock:

@@ -27,7 +27,8 @@ def is_postgres_url(text: str) -> bool:
 @dataclass(frozen=True, slots=True)
 class PostgresOptions:
     """`conninfo` goes to libpq (the URL minus the store's own options); `location` is the URL
-    without its password, for messages. `statement_timeout_s=None` means no limit."""
+    without its password, for messages. `statement_timeout_s` None means no limit (given as 0
+    in a URL or a keyword)."""
 
     conninfo: str
     location: str

@@ -1,8 +1,8 @@
 """The SQL a `PostgresStore` runs, written once per store, and the parameters of a record.
 
-Every write is one statement: the record row, its new history rows (read from the stored JSON
-by the server) and the change notification (id, version, status and the writer's origin,
-never content) travel together, so a move costs one round trip. No connection handling here.
+Every write is one statement: the record row and its new history rows (read from the stored
+JSON by the server) travel together, so a move costs one round trip. No connection handling
+here; notifications are sent apart from writes (see `engine.stores.postgres_notify`).
 """
 
 from __future__ import annotations
@@ -24,9 +24,7 @@ _HISTORY = """history AS (
     WHERE e.n > %s
     ON CONFLICT DO NOTHING
 )
-SELECT count(pg_notify('{channel}', json_build_object('id', record_id, 'version', version,
-                       'status', status, 'origin', '{origin}')::text))
-FROM written"""
+SELECT count(*) FROM written"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,12 +42,11 @@ class Statements:
     claim_due: str
 
     @classmethod
-    def for_store(cls, schema: str, *, channel: str, origin: str) -> Statements:
-        """`schema` and `channel` are validated names and `origin` is hex: safe as literals."""
+    def for_schema(cls, schema: str) -> Statements:
         r, m = f'"{schema}".{RECORDS}', f'"{schema}".{MOVES}'
-        history = _HISTORY.format(m=m, channel=channel, origin=origin)
+        history = _HISTORY.format(m=m)
         values = f"INSERT INTO {r} ({_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
-        returning = f"RETURNING record_id, version, status, body), {history}"
+        returning = f"RETURNING record_id, body), {history}"
         excluded = ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS.split(", ")[1:])
         due = (
             f"SELECT body FROM {r} WHERE (status = 'pending' AND created_at < %s)"

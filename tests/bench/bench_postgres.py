@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import multiprocessing as mp
 import os
+import queue
 import statistics
 import tempfile
 import threading
@@ -139,11 +140,22 @@ def measure(kind: str, target: str, writers: int, sessions: int, moves: int) -> 
         proc.start()
     time.sleep(1.5)  # imported and connected
     go.set()
-    results = [out.get(timeout=600) for _ in procs]
+    results = [_result(out, procs) for _ in procs]
     for proc in procs:
         proc.join()
     total = sum(count for count, _, _ in results)
     return total / (max(end for *_, end in results) - min(began for _, began, _ in results))
+
+
+def _result(out: Any, procs: list[Any]) -> tuple[int, float, float]:
+    """The next writer's result; fails at once if a writer died instead of reporting."""
+    while True:
+        try:
+            return out.get(timeout=1)  # type: ignore[no-any-return]
+        except queue.Empty:
+            failed = [proc.exitcode for proc in procs if proc.exitcode not in (None, 0)]
+            if failed:
+                raise SystemExit(f"a writer process failed (exit codes {failed})") from None
 
 
 def _prepare(kind: str, target: str, count: int) -> list[str]:

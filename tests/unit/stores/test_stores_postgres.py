@@ -354,3 +354,19 @@ def test_group_commit_under_load_never_reports_a_false_conflict(
         assert {r.version for r in store.query()} == {4}
         group = store._group
         assert group.writes == 1440 and group.commits < group.writes  # batches formed
+
+
+def test_notifications_survive_a_lost_notifier_connection(
+    postgres_url: str, record: MakeRecord
+) -> None:
+    with PostgresStore(postgres_url) as writer, PostgresStore(postgres_url) as reader:
+        seen: list[RecordChange] = []
+        reader.subscribe(seen.append)
+        writer.add(record(1))
+        _until(lambda: len(seen) == 1)
+        assert terminate(postgres_url, writer.origin, "notifier") == 1
+        writer.replace(record(1, version=2, status="accepted"), expected_version=1)
+        _until(lambda: len(seen) == 2)  # sent again on a new connection
+        assert seen[-1] == RecordChange("h-1", 2, seen[-1].status, remote=True)
+        assert seen[-1].status.value == "accepted"
+        assert writer._notifier.dropped == 0

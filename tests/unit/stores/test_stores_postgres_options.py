@@ -39,6 +39,8 @@ def test_url_options_keywords_win_and_libpq_parameters_pass_through() -> None:
     assert settings["connect_timeout"] == 1
     unlimited = PostgresOptions.parse("postgresql:///x?statement_timeout_s=0")
     assert unlimited.statement_timeout_s is None
+    assert PostgresOptions.parse("postgresql:///x", statement_timeout_s=0).statement_timeout_s \
+        is None
     assert "statement_timeout" not in unlimited.connect_kwargs(
         origin="o", role="pool", readonly=False
     )["options"]
