@@ -49,6 +49,20 @@ def test_replace_only_at_the_expected_version(store: Store, record: MakeRecord) 
         store.replace(record(9, version=2), expected_version=1)
 
 
+def test_two_store_objects_on_one_location_never_overwrite_each_other(
+    open_shared: Callable[[], Store], record: MakeRecord
+) -> None:
+    first, second = open_shared(), open_shared()
+    first.add(record(1))
+    first.replace(record(1, version=2, status="accepted"), expected_version=1)
+    with pytest.raises(VersionConflict):
+        second.replace(record(1, version=2, status="rejected"), expected_version=1)
+    assert second.get("h-1").status is S.accepted
+    second.replace(record(1, version=3, status="in_progress"), expected_version=2)
+    assert first.latest("h-1").version == 2  # its last-seen copy is stale...
+    assert first.get("h-1").status is S.in_progress  # ...get reads what the other wrote
+
+
 def test_replace_many_is_atomic(store: Store, record: MakeRecord) -> None:
     store.add(record(1))
     store.add(record(2))
