@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -75,3 +77,21 @@ def test_open_store_tells_urls_from_files(tmp_path: Path) -> None:
     store.close()
     with pytest.raises(UsageError, match="pool_size"):
         open_store("postgresql://db/x?pool_size=none")  # refused before connecting
+
+
+def test_a_postgres_url_without_the_extra_says_what_to_install() -> None:
+    code = (
+        "import sys; sys.modules['psycopg'] = None\n"  # as if the extra were not installed
+        "from engine.errors import StoreError\n"
+        "from engine.stores import open_store\n"
+        "try:\n"
+        "    open_store('postgresql://ops:pw@db/x')\n"
+        "except StoreError as error:\n"
+        "    print(error)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == (
+        "postgresql://ops@db/x?schema=handoff: PostgreSQL support is not installed:"
+        " pip install 'handoff-engine[postgres]'"
+    )
