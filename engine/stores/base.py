@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from engine.errors import UsageError
 from engine.lifecycle.models import HandoffRecord, HandoffStatus, as_utc
@@ -53,6 +53,29 @@ class RecordQuery:
 
 
 ALL = RecordQuery()
+
+
+def sql_filter(
+    query: RecordQuery, *, mark: str, created: str, moment: Callable[[datetime], Any]
+) -> tuple[str, list[Any]]:
+    """`query`'s filters as SQL for stores with `status`, `from_agent` and `to_agent` columns:
+    (" WHERE ..." or "", parameters). `mark` is the driver's placeholder, `created` the
+    creation-time column, `moment` turns a time into that column's value."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    if query.status is not None:
+        clauses.append(f"status = {mark}")
+        params.append(query.status.value)
+    if query.agent is not None:
+        clauses.append(f"(from_agent = {mark} OR to_agent = {mark})")
+        params += [query.agent, query.agent]
+    if query.since is not None:
+        clauses.append(f"{created} >= {mark}")
+        params.append(moment(query.since))
+    if query.until is not None:
+        clauses.append(f"{created} < {mark}")
+        params.append(moment(query.until))
+    return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
 
 Expire = Callable[[HandoffRecord], "HandoffRecord | None"]
 """Turns a claimed overdue record into its expired copy (one version higher), or None to

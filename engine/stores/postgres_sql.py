@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.lifecycle.models import HandoffRecord
-from engine.stores.base import RecordQuery
+from engine.stores.base import RecordQuery, sql_filter
 from engine.stores.postgres_schema import MOVES, RECORDS
 
 _LIVE = "('pending', 'accepted', 'in_progress')"
@@ -94,18 +94,4 @@ def update(record: HandoffRecord, body: str, expected: int) -> tuple[Any, ...]:
 
 
 def _where(query: RecordQuery) -> tuple[str, list[Any]]:
-    clauses: list[str] = []
-    params: list[Any] = []
-    if query.status is not None:
-        clauses.append("status = %s")
-        params.append(query.status.value)
-    if query.agent is not None:
-        clauses.append("(from_agent = %s OR to_agent = %s)")
-        params += [query.agent, query.agent]
-    if query.since is not None:
-        clauses.append("created_at >= %s")
-        params.append(query.since)
-    if query.until is not None:
-        clauses.append("created_at < %s")
-        params.append(query.until)
-    return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
+    return sql_filter(query, mark="%s", created="created_at", moment=lambda moment: moment)

@@ -17,7 +17,7 @@ from typing import Any, cast
 
 from engine.errors import RecordNotFound, StoreError, VersionConflict
 from engine.lifecycle.models import LIVE_STATES, HandoffRecord, HandoffStatus
-from engine.stores.base import ALL, Expire, RecordQuery
+from engine.stores.base import ALL, Expire, RecordQuery, sql_filter
 from engine.stores.changes import OnChange, OnResync, Subscribers
 from engine.stores.sqlite_commit import GroupCommit
 from engine.stores.sqlite_schema import TABLE, Synchronous, boundary, connect, explain
@@ -295,18 +295,4 @@ class SQLiteStore:
 
 
 def _where(query: RecordQuery) -> tuple[str, list[Any]]:
-    clauses: list[str] = []
-    params: list[Any] = []
-    if query.status is not None:
-        clauses.append("status = ?")
-        params.append(query.status.value)
-    if query.agent is not None:
-        clauses.append("(from_agent = ? OR to_agent = ?)")
-        params += [query.agent, query.agent]
-    if query.since is not None:
-        clauses.append("created_us >= ?")
-        params.append(_micros(query.since))
-    if query.until is not None:
-        clauses.append("created_us < ?")
-        params.append(_micros(query.until))
-    return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
+    return sql_filter(query, mark="?", created="created_us", moment=_micros)
