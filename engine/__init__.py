@@ -54,6 +54,7 @@ _EXPORTS: dict[str, str] = {
     "Move": "engine.lifecycle",
     "Sweeper": "engine.lifecycle",
     "MemoryStore": "engine.stores",
+    "PostgresStore": "engine.stores",
     "RecordQuery": "engine.stores",
     "SQLiteStore": "engine.stores",
     "Store": "engine.stores",
@@ -111,6 +112,7 @@ _EXPORTS: dict[str, str] = {
     "StoreError": "engine.errors",
     "UsageError": "engine.errors",
     "VersionConflict": "engine.errors",
+    "WaitTimeout": "engine.errors",
 }
 
 __all__ = [
@@ -158,6 +160,7 @@ __all__ = [
     "ParseError",
     "PayloadRefusal",
     "Policies",
+    "PostgresStore",
     "Pump",
     "Reason",
     "RecordImportError",
@@ -190,6 +193,7 @@ __all__ = [
     "UnifiedAgent",
     "UsageError",
     "VersionConflict",
+    "WaitTimeout",
     "WatchOptions",
     "__version__",
     "build_handoff_map",
@@ -255,6 +259,7 @@ if TYPE_CHECKING:  # static view of the lazy names, for type checkers and editor
         StoreError,
         UsageError,
         VersionConflict,
+        WaitTimeout,
     )
     from engine.guard import parse_json, retry
     from engine.issues import Issue, Severity
@@ -296,4 +301,4 @@ if TYPE_CHECKING:  # static view of the lazy names, for type checkers and editor
     from engine.runtime.session import Session, SessionHop
     from engine.runtime.tools import HandoffTool, handoff_tools
     from engine.runtime.watch import ConfigWatcher, WatchOptions
-    from engine.stores import MemoryStore, RecordQuery, SQLiteStore, Store
+    from engine.stores import MemoryStore, PostgresStore, RecordQuery, SQLiteStore, Store

@@ -13,8 +13,9 @@ wrong; a *routing* or *lifecycle* error means the runtime state forbids the requ
     │   │   └── HandoffExpired(record_id, trigger, failure, detail, record)  overdue: expired first
     │   ├── RecordNotFound(record_id)                      also a KeyError (seed parity)
     │   ├── VersionConflict(record_id, expected, actual)   a concurrent writer moved first
-    │   └── RecordImportError(index, detail)               also a pydantic ValidationError
-    ├── StoreError(path, detail)                a store file that cannot be opened or used
+    │   ├── RecordImportError(index, detail)               also a pydantic ValidationError
+    │   └── WaitTimeout(record_id, statuses, timeout_s, status)  also a TimeoutError
+    ├── StoreError(path, detail)                a store (file or database) that cannot be used
     ├── SpecError
     │   ├── SchemaNotFoundError(schema_name)    also a FileNotFoundError (seed 003 parity)
     │   ├── SchemaParseError(path, cause)       also a ValueError
@@ -165,8 +166,28 @@ def _line_error(loc: tuple[Any, ...], message: str) -> InitErrorDetails:
     return InitErrorDetails(type=kind, loc=loc, input=None)
 
 
+class WaitTimeout(LifecycleError, TimeoutError):
+    """A record did not reach any of the awaited statuses in time; `status` is where it is."""
+
+    def __init__(
+        self, record_id: str, statuses: Iterable[str], timeout_s: float, status: str
+    ) -> None:
+        self.record_id = record_id
+        self.statuses = tuple(statuses)
+        self.timeout_s = timeout_s
+        self.status = status
+        wanted = " or ".join(repr(name) for name in self.statuses)
+        super().__init__(
+            f"handoff {record_id}: still {status!r} after {timeout_s:g}s waiting for {wanted}"
+        )
+
+    def __str__(self) -> str:  # OSError would format errno/filename fields instead
+        return str(self.args[0])
+
+
 class StoreError(EngineError):
-    """A store cannot be opened or used (corrupt or foreign file, read-only location...)."""
+    """A store cannot be opened or used (corrupt or foreign file, read-only location, lost
+    database connection...). `path` is the file or the database URL without its password."""
 
     def __init__(self, path: str | Path, detail: str) -> None:
         self.path = str(path)

@@ -1,11 +1,15 @@
 """Shared test helpers: writing config sets to temporary folders; importing an adapter's
-framework (a skip with the install command, or a failure where HANDOFF_REQUIRE_ADAPTERS=1)."""
+framework (a skip with the install command, or a failure where HANDOFF_REQUIRE_ADAPTERS=1); a
+fresh PostgreSQL schema per test (a skip without a server, or a failure where
+HANDOFF_REQUIRE_POSTGRES=1)."""
 
 from __future__ import annotations
 
 import importlib
+import itertools
 import os
-from collections.abc import Callable
+import secrets
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -49,3 +53,52 @@ def write_files(tmp_path: Path) -> Callable[[dict[str, str]], Path]:
         return tmp_path
 
     return write
+
+
+POSTGRES = os.environ.get("HANDOFF_TEST_POSTGRES", "postgresql://127.0.0.1:5432/test")
+REQUIRE_POSTGRES = os.environ.get("HANDOFF_REQUIRE_POSTGRES") == "1"
+_RUN = f"test_{os.getpid()}_{secrets.token_hex(3)}"  # unique across concurrent test runs
+_SCHEMAS = itertools.count()
+
+
+def _admin(url: str) -> object:
+    import psycopg
+
+    return psycopg.connect(url, autocommit=True, connect_timeout=3)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """The test server's URL (HANDOFF_TEST_POSTGRES); at the end, drops any schema this run
+    left behind."""
+    try:
+        conn = _admin(POSTGRES)
+    except ImportError:
+        reason = "psycopg is not installed: pip install -e '.[test,postgres]'"
+    except Exception as error:  # psycopg.Error, without importing psycopg at module level
+        reason = f"no PostgreSQL server at {POSTGRES} ({str(error).splitlines()[0]})"
+    else:
+        conn.close()  # type: ignore[attr-defined]
+        reason = ""
+    if reason:
+        if REQUIRE_POSTGRES:
+            pytest.fail(f"HANDOFF_REQUIRE_POSTGRES=1 but {reason}")
+        pytest.skip(reason)
+    yield POSTGRES
+    with _admin(POSTGRES) as conn:  # type: ignore[attr-defined]
+        found = conn.execute(
+            "SELECT nspname FROM pg_namespace WHERE nspname LIKE %s", (f"{_RUN}%",)
+        ).fetchall()
+        for (schema,) in found:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@pytest.fixture
+def postgres_url(postgres_server: str) -> Iterator[str]:
+    """A store URL on a schema of its own (the store creates it), dropped after the test."""
+    schema = f"{_RUN}_{next(_SCHEMAS)}"
+    joiner = "&" if "?" in postgres_server else "?"
+    yield f"{postgres_server}{joiner}schema={schema}"
+    with _admin(postgres_server) as conn:  # type: ignore[attr-defined]
+        conn.execute("SET lock_timeout = '10s'")
+        conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')

@@ -1,8 +1,9 @@
-"""`handoff records list|show|history|export|import --store FILE`: the audit trail for operators.
+"""`handoff records list|show|history|export|import --store FILE|URL`: the audit trail for
+operators, in a SQLite file or a PostgreSQL database (`open_store` picks the store).
 
-Reads and writes a SQLite store through `SQLiteStore` only; it never moves records through the
-lifecycle. Results go to stdout as text or JSON. Every record shown, exported or imported
-passes the default redaction policy first (a store written without one never leaks here).
+It never moves records through the lifecycle. Results go to stdout as text or JSON. Every record
+shown, exported or imported passes the default redaction policy first (a store written without
+one never leaks here).
 """
 
 from __future__ import annotations
@@ -11,25 +12,28 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from contextlib import closing
 from datetime import datetime
 from pathlib import Path
 
 from engine.errors import UsageError
 from engine.lifecycle.models import HandoffRecord, HandoffStatus
 from engine.redaction import DEFAULT_REDACTOR
-from engine.stores.base import RecordQuery
-from engine.stores.sqlite import SQLiteStore
+from engine.stores.base import RecordQuery, Store
+from engine.stores.locations import open_store
 from engine.stores.transfer import FORMATS, dump, iter_records, load
 
 NAME = "records"
-HELP = "Read and move the handoff audit trail of a SQLite store (list, show, history, ...)."
+HELP = "Read and move the handoff audit trail of a store (list, show, history, ...)."
 EXIT_OK = 0
 VIEW_FORMATS = ("text", "json")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--store", required=True, type=Path, help="the SQLite store file")
+    common.add_argument(
+        "--store", required=True, help="a SQLite store file or a postgresql:// URL"
+    )
     shown = argparse.ArgumentParser(add_help=False)
     shown.add_argument("--format", choices=VIEW_FORMATS, default="text", help="output format")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
@@ -58,7 +62,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def execute(args: argparse.Namespace) -> int:
     if args.action == "import":
         return _import(args)
-    with SQLiteStore(args.store, readonly=True) as store:
+    with closing(open_store(args.store, readonly=True)) as store:
         if args.action == "list":
             query = RecordQuery(
                 status=None if args.status is None else HandoffStatus(args.status),
@@ -79,7 +83,7 @@ def execute(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _export(store: SQLiteStore, args: argparse.Namespace) -> int:
+def _export(store: Store, args: argparse.Namespace) -> int:
     records = map(_redact, iter_records(store))
     if args.output is None:
         dump(records, sys.stdout, fmt=args.format)
@@ -99,9 +103,9 @@ def _import(args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError) as error:
         raise UsageError(f"cannot read {args.source}: {error}") from error
     records = [_redact(record) for record in load(text, fmt=args.format)]
-    with SQLiteStore(args.store) as store:
+    with closing(open_store(args.store)) as store:
         count = store.put_many(records)
-    print(f"imported {count} record(s) into {args.store}")
+        print(f"imported {count} record(s) into {store.location}")
     return EXIT_OK
 
 

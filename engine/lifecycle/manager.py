@@ -37,6 +37,7 @@ DEFAULT_PENDING_TIMEOUT_S = 30.0
 _ACCEPT, _REJECT, _START, _COMPLETE, _FAIL, _EXPIRE, _CANCEL = Trigger
 _PENDING = HandoffStatus.pending
 _LOCK_STRIPES = 64
+_SWEEP_BATCH = 500  # records claimed per store transaction by `expire_overdue`
 
 
 def _utc_clock(clock: Clock) -> Clock:
@@ -232,14 +233,18 @@ class HandoffManager:
 
     def expire_overdue(self, *, now: datetime | None = None) -> list[HandoffRecord]:
         """Fail (with failure `timeout` or `deadline`) every live record that is overdue:
-        pending longer than `pending_timeout_s`, or past its request's deadline."""
+        pending longer than `pending_timeout_s`, or past its request's deadline. The store
+        claims each one for a single caller, so sweepers on every replica expire it once."""
         at = self.clock() if now is None else as_utc(now)
-        expired = []
-        for candidate in self.store.due(created_before=at - self.pending_timeout, now=at):
-            record = self._apply(candidate.record_id, lambda c: self._expired(c, at))
-            if record is not None:
-                expired.append(record)
-        return expired
+        expired: list[HandoffRecord] = []
+        while True:
+            batch = self.store.expire_due(
+                created_before=at - self.pending_timeout, now=at,
+                expire=lambda current: self._expired(current, at), limit=_SWEEP_BATCH,
+            )
+            expired += batch
+            if len(batch) < _SWEEP_BATCH:
+                return expired
 
     sweep = expire_overdue
 

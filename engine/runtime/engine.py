@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.config.snapshot import Snapshot
 from engine.errors import HandoffExpired, UsageError
-from engine.lifecycle import HandoffManager, HandoffRecord, Sweeper, Trigger
+from engine.lifecycle import HandoffManager, HandoffRecord, HandoffStatus, Sweeper, Trigger
 from engine.routing import RouteDecision, Router, RouteRequest
 from engine.runtime import handoff
 from engine.runtime.handoff import CallerPolicy
@@ -20,9 +20,11 @@ from engine.runtime.hooks import Event, Hook, Hooks
 from engine.runtime.inputs import UNKNOWN_SENDER, HandoffInput, InputRefusal, clean_input
 from engine.runtime.payloads import PayloadRefusal, check_payload
 from engine.runtime.reload import Loader, Reloader, ReloadResult
+from engine.runtime.replicas import event_data, forward_remote_changes
 from engine.runtime.session import Session
+from engine.runtime.waiting import StatusWaiter
 from engine.runtime.watch import ConfigWatcher, WatchOptions
-from engine.stores import MemoryStore, SQLiteStore, Store
+from engine.stores import MemoryStore, Store, open_store
 
 DEFAULT_SWEEP_INTERVAL_S = 1.0
 """How often an Engine's sweeper expires overdue handoffs, in seconds."""
@@ -42,19 +44,18 @@ def _check_payload(
 def _open_store(store: Store | str | Path | None) -> Store:
     if store is None:
         return MemoryStore()
-    if isinstance(store, (str, Path)):
-        return SQLiteStore(store)
-    return store
+    return open_store(store) if isinstance(store, (str, Path)) else store
 
 
 class Engine:
     """Routes handoffs and tracks their records on a hot-reloadable config.
 
     `Engine("configs/banking", store="handoffs.sqlite")` loads the config (raising
-    `ConfigError` if it is invalid) and opens a SQLite store; without `store` records are kept
-    in memory. Overdue handoffs are expired by a `Sweeper` thread every `sweep_interval_s`
-    seconds (None: no sweeper; a move on an overdue record still expires it first). Use it as
-    a context manager, or call `close()`.
+    `ConfigError` if it is invalid) and opens a SQLite store (a postgresql:// URL opens a
+    `PostgresStore` shared with other replicas); without `store` records are kept in memory.
+    Overdue handoffs are expired by a `Sweeper` thread every `sweep_interval_s` seconds (None:
+    no sweeper; a move on an overdue record still expires it first). Use it as a context
+    manager, or call `close()`.
     """
 
     def __init__(
@@ -84,6 +85,8 @@ class Engine:
             self.sweeper = Sweeper(
                 self.manager, interval_s=sweep_interval_s, on_expired=self._moved
             ).start()
+        self.waiter = StatusWaiter(self.manager.store)
+        self._stop_forwarding = forward_remote_changes(self.manager.store, self.hooks)
 
     # -- config ----------------------------------------------------------------------------
     @property
@@ -220,7 +223,7 @@ class Engine:
                 )
             system_vars = handoff.system_vars(snapshot, decision, session, cleaned)
         decision = handoff.redacted(decision, policy.redactor)
-        self.hooks.emit(Event("handoff_created", {"record": record, "decision": decision}))
+        self.hooks.emit(Event("handoff_created", event_data(record, decision=decision)))
         return HandoffOutcome(decision, record, system_vars, refusal)
 
     def _policy(self, snapshot: Snapshot) -> CallerPolicy:
@@ -270,8 +273,20 @@ class Engine:
         return self._moved(record)
 
     def _moved(self, record: HandoffRecord) -> HandoffRecord:
-        self.hooks.emit(Event("handoff_moved", {"record": record}))
+        self.hooks.emit(Event("handoff_moved", event_data(record)))
         return record
+
+    def wait_status(
+        self, record_id: str, *statuses: HandoffStatus | str, timeout_s: float | None = None
+    ) -> HandoffRecord:
+        """Block until the record is in one of `statuses` or can no longer get there, moved
+        by any replica; `WaitTimeout` after `timeout_s`. `await_status` is the async form."""
+        return self.waiter.wait(record_id, statuses, timeout_s=timeout_s)
+
+    async def await_status(
+        self, record_id: str, *statuses: HandoffStatus | str, timeout_s: float | None = None
+    ) -> HandoffRecord:
+        return await self.waiter.await_(record_id, statuses, timeout_s=timeout_s)
 
     # -- resources -------------------------------------------------------------------------
     def close(self) -> None:
@@ -282,6 +297,8 @@ class Engine:
         for watcher in self._watchers:
             watcher.stop()
         self._watchers.clear()
+        self._stop_forwarding()
+        self.waiter.close()
         self.manager.store.close()
 
     def __enter__(self) -> Engine:

@@ -6,10 +6,10 @@ never decide which moves are legal (that is the lifecycle table's job).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from engine.errors import UsageError
 from engine.lifecycle.models import HandoffRecord, HandoffStatus, as_utc
@@ -53,6 +53,33 @@ class RecordQuery:
 
 
 ALL = RecordQuery()
+
+
+def sql_filter(
+    query: RecordQuery, *, mark: str, created: str, moment: Callable[[datetime], Any]
+) -> tuple[str, list[Any]]:
+    """`query`'s filters as SQL for stores with `status`, `from_agent` and `to_agent` columns:
+    (" WHERE ..." or "", parameters). `mark` is the driver's placeholder, `created` the
+    creation-time column, `moment` turns a time into that column's value."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    if query.status is not None:
+        clauses.append(f"status = {mark}")
+        params.append(query.status.value)
+    if query.agent is not None:
+        clauses.append(f"(from_agent = {mark} OR to_agent = {mark})")
+        params += [query.agent, query.agent]
+    if query.since is not None:
+        clauses.append(f"{created} >= {mark}")
+        params.append(moment(query.since))
+    if query.until is not None:
+        clauses.append(f"{created} < {mark}")
+        params.append(moment(query.until))
+    return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
+
+Expire = Callable[[HandoffRecord], "HandoffRecord | None"]
+"""Turns a claimed overdue record into its expired copy (one version higher), or None to
+leave it as it is. Pure and quick: a store calls it while it holds the record."""
 
 
 @runtime_checkable
@@ -101,6 +128,15 @@ class Store(Protocol):
     def due(self, *, created_before: datetime, now: datetime) -> list[HandoffRecord]:
         """Overdue candidates: pending records created before `created_before`, and live
         records whose request deadline is at or before `now`. Oldest first."""
+        ...
+
+    def expire_due(
+        self, *, created_before: datetime, now: datetime, expire: Expire, limit: int = 500
+    ) -> list[HandoffRecord]:
+        """Claim up to `limit` of the records `due` lists (oldest first) that no other caller
+        holds, write `expire(record)` for each in one commit, and return what was written.
+        Each due record is expired by exactly one caller, even with sweepers in several
+        processes or replicas running at once."""
         ...
 
     def close(self) -> None:

@@ -1,27 +1,30 @@
 """`MemoryStore`: records in a dict, for tests, embedding and the seed's default manager.
 
-Thread-safe and versioned like every store; nothing survives the process.
+Thread-safe and versioned like every store, with a change feed; nothing survives the process.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 
 from engine.errors import RecordNotFound, VersionConflict
 from engine.lifecycle.models import HandoffRecord
-from engine.stores.base import ALL, RecordQuery, is_due
+from engine.stores.base import ALL, Expire, RecordQuery, is_due
+from engine.stores.changes import OnChange, OnResync, Subscribers
 
 
 class MemoryStore:
     """The in-memory `Store`: a dict of record id -> record, guarded by one lock."""
 
     location = ":memory:"
+    sees_every_writer = True  # the dict is private: every write goes through this object
 
     def __init__(self) -> None:
         self._records: dict[str, HandoffRecord] = {}
         self._lock = threading.Lock()
+        self._subscribers = Subscribers()
 
     def __len__(self) -> int:
         return len(self._records)
@@ -32,6 +35,7 @@ class MemoryStore:
             if existing is not None:
                 raise VersionConflict(record.record_id, 0, existing.version)
             self._records[record.record_id] = record
+        self._subscribers.publish_records((record,))
 
     def get(self, record_id: str) -> HandoffRecord:
         try:
@@ -45,6 +49,7 @@ class MemoryStore:
         with self._lock:
             self._check(record.record_id, expected_version)
             self._records[record.record_id] = record
+        self._subscribers.publish_records((record,))
 
     def replace_many(self, changes: Sequence[tuple[HandoffRecord, int]]) -> None:
         with self._lock:
@@ -55,6 +60,7 @@ class MemoryStore:
                 self._check(record_id, version)
             for record, _ in changes:
                 self._records[record.record_id] = record
+        self._subscribers.publish_records(record for record, _ in changes)
 
     def _check(self, record_id: str, expected_version: int) -> None:
         current = self._records.get(record_id)
@@ -67,6 +73,7 @@ class MemoryStore:
         batch = list(records)
         with self._lock:
             self._records.update((record.record_id, record) for record in batch)
+        self._subscribers.publish_records(batch)
         return len(batch)
 
     def query(self, query: RecordQuery = ALL) -> list[HandoffRecord]:
@@ -90,6 +97,27 @@ class MemoryStore:
         found = [r for r in records if is_due(r, created_before=created_before, now=now)]
         found.sort(key=lambda record: record.created_at)
         return found
+
+    def expire_due(
+        self, *, created_before: datetime, now: datetime, expire: Expire, limit: int = 500
+    ) -> list[HandoffRecord]:
+        with self._lock:  # claims and writes in one critical section: exactly once
+            records = list(self._records.values())
+            due = [r for r in records if is_due(r, created_before=created_before, now=now)]
+            due.sort(key=lambda record: record.created_at)
+            written = []
+            for current in due[:limit]:
+                new = expire(current)
+                if new is not None:
+                    self._records[new.record_id] = new
+                    written.append(new)
+        self._subscribers.publish_records(written)
+        return written
+
+    def subscribe(
+        self, on_change: OnChange, *, on_resync: OnResync | None = None
+    ) -> Callable[[], None]:
+        return self._subscribers.add(on_change, on_resync)
 
     def close(self) -> None:
         """Nothing to release; kept for the protocol."""

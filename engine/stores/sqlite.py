@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
@@ -17,7 +17,8 @@ from typing import Any, cast
 
 from engine.errors import RecordNotFound, StoreError, VersionConflict
 from engine.lifecycle.models import LIVE_STATES, HandoffRecord, HandoffStatus
-from engine.stores.base import ALL, RecordQuery
+from engine.stores.base import ALL, Expire, RecordQuery, sql_filter
+from engine.stores.changes import OnChange, OnResync, Subscribers
 from engine.stores.sqlite_commit import GroupCommit
 from engine.stores.sqlite_schema import TABLE, Synchronous, boundary, connect, explain
 
@@ -70,7 +71,10 @@ class SQLiteStore:
     `synchronous="FULL"` (default) fsyncs every commit, so an acknowledged move survives power
     loss; `"NORMAL"` survives a crash of the process but not of the machine. `readonly=True`
     opens an existing store for reading only; `create=False` refuses to create a new file.
+    Its change feed reports this object's own writes only (other processes are not seen).
     """
+
+    sees_every_writer = False
 
     def __init__(
         self,
@@ -86,6 +90,7 @@ class SQLiteStore:
         self._read_lock = threading.Lock()  # the reader: reads never wait for a commit's fsync
         self._cache_lock = threading.Lock()
         self._recent: dict[str, tuple[tuple[int, int], HandoffRecord]] = {}
+        self._subscribers = Subscribers()
         open_ = functools.partial(
             connect, self.path, readonly=readonly, synchronous=synchronous, timeout_s=timeout_s
         )
@@ -195,9 +200,11 @@ class SQLiteStore:
         self._group.run(update)
 
     def _committed(self, written: object) -> None:
-        """Remember what a group commit made durable (never what failed)."""
-        for record, body in cast(list[tuple[HandoffRecord, str]], written):
+        """Remember and publish what a group commit made durable (never what failed)."""
+        pairs = cast(list[tuple[HandoffRecord, str]], written)
+        for record, body in pairs:
             self._remember(record, body)
+        self._subscribers.publish_records(record for record, _ in pairs)
 
     def _connection(self) -> sqlite3.Connection:
         if self._conn is None:
@@ -205,12 +212,13 @@ class SQLiteStore:
         return self._conn
 
     def put_many(self, records: Iterable[HandoffRecord]) -> int:
-        rows = [_row(record) for record in records]
+        batch = list(records)
         with self._use(write=True) as conn:
-            conn.executemany(_UPSERT, rows)
+            conn.executemany(_UPSERT, [_row(record) for record in batch])
         with self._cache_lock:
             self._recent.clear()
-        return len(rows)
+        self._subscribers.publish_records(batch)
+        return len(batch)
 
     def query(self, query: RecordQuery = ALL) -> list[HandoffRecord]:
         where, params = _where(query)
@@ -227,13 +235,37 @@ class SQLiteStore:
             return int(conn.execute(f"SELECT count(*) FROM {TABLE}{where}", params).fetchone()[0])
 
     def due(self, *, created_before: datetime, now: datetime) -> list[HandoffRecord]:
+        with self._use() as conn:
+            return self._due(conn, created_before, now, None)
+
+    def _due(
+        self, conn: sqlite3.Connection, created_before: datetime, now: datetime, limit: int | None
+    ) -> list[HandoffRecord]:
         sql = (
             f"SELECT body FROM {TABLE} WHERE (status = 'pending' AND created_us < ?)"
-            f" OR (deadline_us <= ? AND status IN {_LIVE!r}) ORDER BY created_us, seq"
+            f" OR (deadline_us <= ? AND status IN {_LIVE!r}) ORDER BY created_us, seq LIMIT ?"
         )
-        with self._use() as conn:
-            rows = conn.execute(sql, (_micros(created_before), _micros(now))).fetchall()
-        return [self._load(body) for (body,) in rows]
+        params = (_micros(created_before), _micros(now), -1 if limit is None else limit)
+        return [self._load(body) for (body,) in conn.execute(sql, params).fetchall()]
+
+    def expire_due(
+        self, *, created_before: datetime, now: datetime, expire: Expire, limit: int = 500
+    ) -> list[HandoffRecord]:
+        written: list[tuple[HandoffRecord, str]] = []
+        with self._use(write=True) as conn:  # BEGIN IMMEDIATE: one writer across processes
+            for current in self._due(conn, created_before, now, limit):
+                new = expire(current)
+                if new is not None:
+                    row = _row(new)
+                    conn.execute(_UPDATE, (row[1], row[6], row[7], row[0], current.version))
+                    written.append((new, row[7]))
+        self._committed(written)
+        return [record for record, _ in written]
+
+    def subscribe(
+        self, on_change: OnChange, *, on_resync: OnResync | None = None
+    ) -> Callable[[], None]:
+        return self._subscribers.add(on_change, on_resync)
 
     def close(self) -> None:
         with self._lock, self._read_lock:
@@ -263,18 +295,4 @@ class SQLiteStore:
 
 
 def _where(query: RecordQuery) -> tuple[str, list[Any]]:
-    clauses: list[str] = []
-    params: list[Any] = []
-    if query.status is not None:
-        clauses.append("status = ?")
-        params.append(query.status.value)
-    if query.agent is not None:
-        clauses.append("(from_agent = ? OR to_agent = ?)")
-        params += [query.agent, query.agent]
-    if query.since is not None:
-        clauses.append("created_us >= ?")
-        params.append(_micros(query.since))
-    if query.until is not None:
-        clauses.append("created_us < ?")
-        params.append(_micros(query.until))
-    return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
+    return sql_filter(query, mark="?", created="created_us", moment=_micros)

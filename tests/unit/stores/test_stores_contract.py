@@ -11,6 +11,7 @@ import pytest
 from engine.errors import RecordNotFound, UsageError, VersionConflict
 from engine.lifecycle import HandoffManager, HandoffRecord, HandoffRequest, HandoffStatus
 from engine.stores import RecordQuery, Store
+from engine.stores.changes import ChangeFeed, RecordChange
 from engine.stores.transfer import iter_records
 
 S = HandoffStatus
@@ -46,6 +47,20 @@ def test_replace_only_at_the_expected_version(store: Store, record: MakeRecord) 
     assert store.get("h-1") == moved
     with pytest.raises(RecordNotFound):
         store.replace(record(9, version=2), expected_version=1)
+
+
+def test_two_store_objects_on_one_location_never_overwrite_each_other(
+    open_shared: Callable[[], Store], record: MakeRecord
+) -> None:
+    first, second = open_shared(), open_shared()
+    first.add(record(1))
+    first.replace(record(1, version=2, status="accepted"), expected_version=1)
+    with pytest.raises(VersionConflict):
+        second.replace(record(1, version=2, status="rejected"), expected_version=1)
+    assert second.get("h-1").status is S.accepted
+    second.replace(record(1, version=3, status="in_progress"), expected_version=2)
+    assert first.latest("h-1").version == 2  # its last-seen copy is stale...
+    assert first.get("h-1").status is S.in_progress  # ...get reads what the other wrote
 
 
 def test_replace_many_is_atomic(store: Store, record: MakeRecord) -> None:
@@ -130,3 +145,75 @@ def test_iter_records_reads_page_by_page(store: Store, record: MakeRecord) -> No
     assert every == [f"h-{n}" for n in range(7)]
     window = iter_records(store, RecordQuery(offset=2, limit=4), page=3)
     assert [r.record_id for r in window] == ["h-2", "h-3", "h-4", "h-5"]
+
+
+def _expired(current: HandoffRecord) -> HandoffRecord:
+    return current.model_copy(update={"status": S.failed, "version": current.version + 1})
+
+
+def test_expire_due_writes_what_expire_returns_oldest_first(
+    store: Store, record: MakeRecord
+) -> None:
+    store.put_many(record(n) for n in range(4))
+    t0 = record(0).created_at
+    keep = {"h-1"}
+
+    def expire(current: HandoffRecord) -> HandoffRecord | None:
+        return None if current.record_id in keep else _expired(current)
+
+    due = {"created_before": t0 + timedelta(hours=1), "now": t0}
+    first = store.expire_due(**due, expire=expire, limit=2)
+    assert [r.record_id for r in first] == ["h-0"]  # h-1 claimed but left as it was
+    assert store.get("h-1").version == 1
+    second = store.expire_due(**due, expire=expire)
+    assert [r.record_id for r in second] == ["h-2", "h-3"]
+    assert [r.status for r in store.query()] == [S.failed, S.pending, S.failed, S.failed]
+    assert store.get("h-3") == second[1]
+
+
+def test_sweepers_on_several_threads_expire_each_record_once(
+    store: Store, record: MakeRecord
+) -> None:
+    store.put_many(record(n) for n in range(200))
+    store.add(record(250, status="accepted"))  # live but not overdue: never expired
+    later = record(0).created_at + timedelta(days=1)
+    managers = [
+        HandoffManager(store=store, pending_timeout_s=60, clock=lambda: later) for _ in range(4)
+    ]
+    swept: list[list[HandoffRecord]] = []
+    start = threading.Barrier(len(managers))
+
+    def sweep(manager: HandoffManager) -> None:
+        start.wait()  # every sweeper claims at the same moment
+        swept.append(manager.expire_overdue())
+
+    threads = [threading.Thread(target=sweep, args=(manager,)) for manager in managers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    ids = sorted(r.record_id for batch in swept for r in batch)
+    assert ids == sorted(f"h-{n}" for n in range(200))  # every one, none twice
+    for found in store.query(RecordQuery(status=S.failed)):
+        assert found.version == 2 and [m.trigger for m in found.history] == ["create", "expire"]
+    assert store.get("h-250").status is S.accepted
+
+
+def test_change_feed_reports_this_stores_durable_writes(store: Store, record: MakeRecord) -> None:
+    assert isinstance(store, ChangeFeed)
+    seen: list[RecordChange] = []
+    stop = store.subscribe(seen.append)
+    store.add(record(1))
+    store.replace(record(1, version=2, status="accepted"), expected_version=1)
+    with pytest.raises(VersionConflict):
+        store.replace(record(1, version=2, status="rejected"), expected_version=1)
+    store.replace_many([(record(1, version=3, status="in_progress"), 2)])
+    store.put_many([record(2)])
+    stop()
+    store.add(record(3))
+    assert [(c.record_id, c.version, c.status.value, c.remote) for c in seen] == [
+        ("h-1", 1, "pending", False),
+        ("h-1", 2, "accepted", False),
+        ("h-1", 3, "in_progress", False),
+        ("h-2", 1, "pending", False),
+    ]

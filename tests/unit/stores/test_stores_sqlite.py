@@ -9,10 +9,11 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from engine.errors import StoreError, VersionConflict
+from engine.errors import StoreError
 from engine.lifecycle import HandoffManager, HandoffRecord, HandoffRequest
 from engine.stores import SQLiteStore
 from engine.stores.sqlite_schema import APPLICATION_ID, SCHEMA_VERSION
@@ -31,20 +32,6 @@ def test_schema_created_versioned_and_in_wal_mode(tmp_path: Path, record: MakeRe
     conn.close()
     with SQLiteStore(path, create=False) as again:
         assert again.get("h-1") == record(1)
-
-
-def test_two_stores_on_one_file_never_overwrite_each_other(
-    tmp_path: Path, record: MakeRecord
-) -> None:
-    path = tmp_path / "records.db"
-    with SQLiteStore(path) as first, SQLiteStore(path) as second:
-        first.add(record(1))
-        first.replace(record(1, version=2, status="accepted"), expected_version=1)
-        with pytest.raises(VersionConflict):
-            second.replace(record(1, version=2, status="rejected"), expected_version=1)
-        assert second.get("h-1").status.value == "accepted"
-        second.replace(record(1, version=3, status="in_progress"), expected_version=2)
-        assert first.get("h-1").status.value == "in_progress"  # its parsed copy is not reused
 
 
 def test_two_managers_on_one_file_retry_and_respect_the_table(tmp_path: Path) -> None:
@@ -149,18 +136,12 @@ def test_closed_store(tmp_path: Path) -> None:
 
 
 def test_group_commit_shares_one_commit_and_fails_only_the_conflicting_job(
-    tmp_path: Path, record: MakeRecord
+    tmp_path: Path, record: MakeRecord, racing_writer: Callable[..., Any]
 ) -> None:
     store = SQLiteStore(tmp_path / "records.db")
     store.put_many(record(n) for n in range(4))
     outcomes: dict[str, str] = {}
-
-    def write(name: str, change: HandoffRecord) -> None:
-        try:
-            store.replace(change, expected_version=1)
-            outcomes[name] = "ok"
-        except VersionConflict:
-            outcomes[name] = "conflict"
+    write = racing_writer(store, outcomes)
 
     jobs = [("a", record(0, version=2)), ("b", record(1, version=2)),
             ("c", record(2, version=2)), ("c-again", record(2, version=2, status="rejected"))]

@@ -1,0 +1,31 @@
+"""`open_store`: the store a location names: a postgresql:// URL or a SQLite file path.
+
+The one place that tells the two apart, for `Engine(store=...)` and `handoff records --store`.
+PostgreSQL support is imported only when a URL asks for it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.errors import StoreError
+from engine.stores.base import Store
+from engine.stores.postgres_options import PostgresOptions, is_postgres_url
+from engine.stores.sqlite import SQLiteStore
+
+INSTALL_HINT = "PostgreSQL support is not installed: pip install 'handoff-engine[postgres]'"
+
+
+def open_store(location: str | Path, *, readonly: bool = False, create: bool = True) -> Store:
+    """A `PostgresStore` for a postgresql:// (or postgres://) URL, else a `SQLiteStore` file.
+
+    `readonly` opens for reading only; `create=False` refuses to create a missing store.
+    """
+    if isinstance(location, str) and is_postgres_url(location):
+        options = PostgresOptions.parse(location)  # a bad URL fails before any import
+        try:
+            from engine.stores.postgres import PostgresStore
+        except ImportError as error:
+            raise StoreError(options.location, INSTALL_HINT) from error
+        return PostgresStore(options, readonly=readonly, create=create)
+    return SQLiteStore(location, readonly=readonly, create=create)

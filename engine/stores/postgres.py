@@ -1,0 +1,294 @@
+"""`PostgresStore`: records in PostgreSQL, shared by every runtime replica, durable once a write
+call returns, with a change feed of what every replica writes (LISTEN/NOTIFY, sent apart).
+
+Writers never overwrite each other (an UPDATE applies only at the expected version); sweepers
+claim due records with `FOR UPDATE SKIP LOCKED`. Record rules live in the lifecycle, not here.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Any
+
+import psycopg
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from engine.errors import RecordNotFound, StoreError, VersionConflict
+from engine.lifecycle.models import HandoffRecord
+from engine.stores.base import ALL, Expire, RecordQuery
+from engine.stores.changes import OnChange, OnResync, Subscribers
+from engine.stores.postgres_commit import GroupCommit
+from engine.stores.postgres_listen import ChangeListener
+from engine.stores.postgres_notify import Notifier
+from engine.stores.postgres_options import PostgresOptions
+from engine.stores.postgres_schema import boundary, explain, prepare
+from engine.stores.postgres_sql import Statements, row, update
+
+_RECENT = 4096  # records kept parsed, with their stored JSON: `latest`, and reads skip parsing
+
+
+class PostgresStore:
+    """The `Store` for several runtime replicas: one PostgreSQL schema, a connection pool.
+
+    `PostgresStore("postgresql://user@host/db")`; keyword options (also accepted as URL query
+    parameters; keywords win): `schema` ("handoff"), `pool_size` (8 connections at most),
+    `statement_timeout_s` (30; 0: no limit), `connect_timeout_s` (5, also the longest wait
+    for a free pooled connection). `readonly=True` never writes or migrates; `create=False`
+    refuses a database without a store. A write is acknowledged only once PostgreSQL reports
+    its commit durable (its `synchronous_commit` setting decides what that means); concurrent
+    sessions' single writes are group-committed (one transaction and one round trip each batch).
+    """
+
+    def __init__(
+        self,
+        url: str | PostgresOptions,
+        *,
+        readonly: bool = False,
+        create: bool = True,
+        schema: str | None = None,
+        pool_size: int | None = None,
+        statement_timeout_s: float | None = None,
+        connect_timeout_s: float | None = None,
+    ) -> None:
+        self.options = url if isinstance(url, PostgresOptions) else PostgresOptions.parse(
+            url, schema=schema, pool_size=pool_size, statement_timeout_s=statement_timeout_s,
+            connect_timeout_s=connect_timeout_s,
+        )
+        self.origin = uuid.uuid4().hex[:16]  # marks this object's writes in notifications
+        self._readonly = readonly
+        self._sql = Statements.for_schema(self.options.schema)
+        self._subscribers = Subscribers()
+        self._recent: dict[str, tuple[str, HandoffRecord]] = {}
+        self._cache_lock = threading.Lock()
+        self._listener: ChangeListener | None = None
+        self._listener_lock = threading.Lock()
+        self._notifier = Notifier(
+            lambda: self._connect("notifier"), channel=self.options.channel,
+            origin=self.origin, location=self.location,
+        )
+        with boundary(self.location), self._connect("setup") as conn:
+            prepare(conn, self.options.schema, self.location, readonly=readonly, create=create)
+        self._pool: ConnectionPool | None = ConnectionPool(
+            self.options.conninfo,
+            kwargs={"autocommit": True, **self._connect_kwargs("pool")},
+            min_size=1,
+            max_size=self.options.pool_size,
+            timeout=self.options.connect_timeout_s,
+            name=f"handoff-{self.origin}",
+            open=False,
+        )
+        with boundary(self.location):
+            self._pool.open(wait=True, timeout=self.options.connect_timeout_s)
+        self._group = GroupCommit(self._connection)
+
+    @property
+    def location(self) -> str:
+        return self.options.location
+
+    @property
+    def sees_every_writer(self) -> bool:
+        """True while the change feed listens (every replica's writes are reported)."""
+        return self._listener is not None and self._listener.listening
+
+    def _connect_kwargs(self, role: str) -> dict[str, Any]:
+        return self.options.connect_kwargs(origin=self.origin, role=role, readonly=self._readonly)
+
+    def _connect(self, role: str) -> psycopg.Connection:
+        return psycopg.connect(self.options.conninfo, autocommit=True, **self._connect_kwargs(role))
+
+    @contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection]:
+        """A pooled connection; psycopg errors become `StoreError`s. After a lost connection
+        the pool drops every dead connection, so the next call reconnects."""
+        pool = self._pool
+        if pool is None:
+            raise StoreError(self.location, "the store is closed")
+        lost = False
+        try:
+            with pool.connection() as conn:
+                try:
+                    yield conn
+                except psycopg.Error as error:
+                    lost = conn.broken
+                    raise StoreError(self.location, explain(error, lost=lost)) from error
+        except PoolTimeout as error:
+            raise StoreError(self.location, explain(error)) from error
+        finally:
+            if lost:
+                pool.check()
+
+    # -- reads -----------------------------------------------------------------------------
+
+    def get(self, record_id: str) -> HandoffRecord:
+        with self._connection() as conn:
+            found = conn.execute(self._sql.get, (record_id,), prepare=True).fetchone()
+        if found is None:
+            raise RecordNotFound(record_id)
+        cached = self._recent.get(record_id)
+        if cached is not None and cached[0] == found[0]:  # unchanged: the same object again
+            return cached[1]
+        record = self._load(found[0])
+        self._remember([(record, found[0])])
+        return record
+
+    def latest(self, record_id: str) -> HandoffRecord:
+        cached = self._recent.get(record_id)
+        return self.get(record_id) if cached is None else cached[1]
+
+    def query(self, query: RecordQuery = ALL) -> list[HandoffRecord]:
+        sql, params = self._sql.select(query, what="body")
+        with self._connection() as conn:
+            rows = conn.execute(sql, params).fetchall()
+        return [self._load(body) for (body,) in rows]
+
+    def count(self, query: RecordQuery = ALL) -> int:
+        sql, params = self._sql.select(query, what="count(*)")
+        with self._connection() as conn:
+            found = conn.execute(sql, params).fetchone()
+        return 0 if found is None else int(found[0])
+
+    def due(self, *, created_before: datetime, now: datetime) -> list[HandoffRecord]:
+        with self._connection() as conn:
+            rows = conn.execute(self._sql.due, (created_before, now, None)).fetchall()
+        return [self._load(body) for (body,) in rows]
+
+    # -- writes ----------------------------------------------------------------------------
+
+    def add(self, record: HandoffRecord) -> None:
+        body = record.model_dump_json()
+        if self._group.run(record.record_id, self._sql.insert, row(record, body)) != 1:
+            with self._connection() as conn:
+                raise VersionConflict(record.record_id, 0, self._version(conn, record.record_id))
+        self._written([(record, body)])
+
+    def replace(self, record: HandoffRecord, *, expected_version: int) -> None:
+        body = record.model_dump_json()
+        params = update(record, body, expected_version)
+        if self._group.run(record.record_id, self._sql.update, params) != 1:
+            with self._connection() as conn:
+                self._refuse(conn, record.record_id, expected_version)
+        self._written([(record, body)])
+
+    def replace_many(self, changes: Sequence[tuple[HandoffRecord, int]]) -> None:
+        versions: dict[str, int] = {}  # a record may move twice in one batch
+        batch = []
+        for record, expected in changes:
+            expected = versions.get(record.record_id, expected)
+            batch.append((record, record.model_dump_json(), expected))
+            versions[record.record_id] = record.version
+        batch.sort(key=lambda change: change[0].record_id)  # row locks in one order, chains kept
+        with self._connection() as conn, conn.transaction():
+            with conn.pipeline():
+                cursors = [
+                    conn.execute(self._sql.update, update(*change), prepare=True)
+                    for change in batch
+                ]
+            for cursor, (record, _, expected) in zip(cursors, batch, strict=True):
+                written = cursor.fetchone()
+                if written is None or written[0] != 1:
+                    self._refuse(conn, record.record_id, expected)  # rolls the batch back
+        self._written((record, body) for record, body, _ in batch)
+
+    def put_many(self, records: Iterable[HandoffRecord]) -> int:
+        batch = [(record, record.model_dump_json()) for record in records]
+        batch.sort(key=lambda pair: pair[0].record_id)  # row locks in one order
+        with self._connection() as conn, conn.transaction():
+            conn.execute(self._sql.clear_history, ([record.record_id for record, _ in batch],))
+            with conn.cursor() as cursor:
+                cursor.executemany(self._sql.upsert, [row(*pair) for pair in batch])
+        self._written(batch)
+        return len(batch)
+
+    def expire_due(
+        self, *, created_before: datetime, now: datetime, expire: Expire, limit: int = 500
+    ) -> list[HandoffRecord]:
+        expired: list[tuple[HandoffRecord, str, int]] = []
+        with self._connection() as conn, conn.transaction():
+            claimed = conn.execute(self._sql.claim_due, (created_before, now, limit)).fetchall()
+            for (body,) in claimed:  # locked by this transaction: no one else can move them
+                current = self._load(body)
+                new = expire(current)
+                if new is not None:
+                    expired.append((new, new.model_dump_json(), current.version))
+            if expired:
+                with conn.cursor() as cursor:
+                    cursor.executemany(self._sql.update, [update(*change) for change in expired])
+        self._written((record, body) for record, body, _ in expired)
+        return [record for record, _, _ in expired]
+
+    # -- change feed and resources ---------------------------------------------------------
+
+    def subscribe(
+        self, on_change: OnChange, *, on_resync: OnResync | None = None
+    ) -> Callable[[], None]:
+        """Report every replica's changes; the first subscriber starts the listener thread
+        (`StoreError` if it cannot connect within `connect_timeout_s`)."""
+        remove = self._subscribers.add(on_change, on_resync)
+        with self._listener_lock:
+            if self._listener is None and self._pool is not None:
+                listener = ChangeListener(
+                    lambda: self._connect("listener"), channel=self.options.channel,
+                    origin=self.origin, subscribers=self._subscribers, location=self.location,
+                )
+                try:
+                    listener.start(timeout_s=self.options.connect_timeout_s)
+                except StoreError:
+                    remove()
+                    raise
+                self._listener = listener
+        return remove
+
+    def close(self) -> None:
+        with self._listener_lock:
+            listener, self._listener = self._listener, None
+        if listener is not None:
+            listener.stop()
+        self._notifier.close()
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.close()
+
+    def __enter__(self) -> PostgresStore:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _refuse(self, conn: psycopg.Connection, record_id: str, expected: int) -> None:
+        actual = self._version(conn, record_id)
+        if actual is None:
+            raise RecordNotFound(record_id)
+        raise VersionConflict(record_id, expected, actual)
+
+    def _version(self, conn: psycopg.Connection, record_id: str) -> int | None:
+        found = conn.execute(self._sql.version, (record_id,)).fetchone()
+        return None if found is None else int(found[0])
+
+    def _written(self, pairs: Iterable[tuple[HandoffRecord, str]]) -> None:
+        """Remember, publish here and notify the other replicas of what a commit made durable
+        (never what failed)."""
+        done = list(pairs)
+        self._remember(done)
+        self._subscribers.publish_records(record for record, _ in done)
+        self._notifier.send(record for record, _ in done)
+
+    def _remember(self, pairs: Iterable[tuple[HandoffRecord, str]]) -> None:
+        with self._cache_lock:
+            recent = self._recent
+            for record, body in pairs:
+                recent.pop(record.record_id, None)
+                recent[record.record_id] = (body, record)
+            while len(recent) > _RECENT:
+                del recent[next(iter(recent))]
+
+    def _load(self, body: str) -> HandoffRecord:
+        try:
+            return HandoffRecord.model_validate_json(body)
+        except ValueError as error:
+            raise StoreError(self.location, f"a stored record is unreadable: {error}") from error
