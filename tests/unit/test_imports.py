@@ -1,9 +1,11 @@
-"""Every module of the package imports cleanly as the first import of a fresh interpreter, and
-no public name shadows a submodule of the package that exports it."""
+"""Every module of the package imports cleanly as the first import of a fresh interpreter (a
+module of an optional extra that is not installed raises `MissingExtra`, nothing else), and no
+public name shadows a submodule of the package that exports it."""
 
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 import subprocess
 import sys
@@ -39,6 +41,8 @@ def test_every_module_imports_first_in_a_fresh_interpreter() -> None:
     )
     count, *failed = done.stdout.strip().splitlines()
     assert int(count) > 50
+    if not any(name.startswith("HANDOFF_REQUIRE_") for name in os.environ):
+        failed = [line for line in failed if not line.startswith("missing extra ")]
     assert failed == []
 
 
