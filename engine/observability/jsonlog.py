@@ -46,7 +46,7 @@ class JsonLogObserver(Observer):
         level = logging.WARNING if facts.outcome == "error" else logging.INFO
         if not self.logger.isEnabledFor(level):
             return
-        fields = {"event": "handoff", **_present(asdict(facts))}
+        fields = {"event": "handoff", **_present(facts._asdict())}
         fields["duration_ms"] = round(fields.pop("duration_s") * 1000, 3)
         where = facts.target or "-"
         text = f"handoff {facts.sender} -> {where}: {facts.outcome}"

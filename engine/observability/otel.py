@@ -9,8 +9,8 @@ where they do not. It never configures providers or exporters: that is the appli
 
 from __future__ import annotations
 
-import threading
 import time
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from engine import __version__
@@ -54,7 +54,9 @@ Token = tuple[trace.Span, Any]
 _FACTS = (("session_id", "gen_ai.conversation.id"), ("tool", "gen_ai.tool.name"),
           ("target", "handoff.target"), ("layer", "handoff.layer"), ("rule", "handoff.rule"),
           ("reason", "handoff.refusal.reason"), ("refusal", "handoff.refusal.message"),
-          ("record_id", "handoff.record.id"), ("config_version", "handoff.config.version"))
+          ("record_id", "handoff.record.id"), ("config_version", "handoff.config.version"),
+          ("keywords", "handoff.keywords.matched"), ("examples", "handoff.examples.nearest"),
+          ("error", "error.type"))
 
 
 class OTelObserver(Observer):
@@ -74,8 +76,7 @@ class OTelObserver(Observer):
         self.traces = traces
         self.sources = Sources()
         self._tracer = trace.get_tracer(SCOPE, __version__, tracer_provider=tracer_provider)
-        self._links: dict[str, trace.SpanContext] = {}
-        self._lock = threading.Lock()
+        self._links: OrderedDict[str, trace.SpanContext] = OrderedDict()
         self._instruments = _Instruments(self.sources, meter_provider) if metrics else None
 
     def attach(self, engine: Engine) -> None:
@@ -98,23 +99,15 @@ class OTelObserver(Observer):
         if token is None:
             return
         span, attached = token
-        span.update_name(f"handoff {facts.sender}")
-        attributes: dict[str, Any] = {"gen_ai.agent.name": facts.sender,
-                                      "handoff.outcome": facts.outcome,
-                                      "handoff.keywords.matched": facts.keywords,
-                                      "handoff.examples.nearest": facts.examples}
-        for field, key in _FACTS:
-            value = getattr(facts, field)
-            if value is not None:
-                attributes[key] = value
-        if facts.error is not None:
-            attributes["error.type"] = facts.error
-            span.set_status(Status(StatusCode.ERROR, facts.error))
-        span.set_attributes(attributes)
         context.detach(attached)
+        if span.is_recording():  # not sampled out
+            span.update_name(f"handoff {facts.sender}")
+            span.set_attributes(_handoff_attributes(facts))
+            if facts.error is not None:
+                span.set_status(Status(StatusCode.ERROR, facts.error))
+            if facts.record_id is not None:
+                self._remember(facts.record_id, span.get_span_context())
         span.end()
-        if facts.record_id is not None:
-            self._remember(facts.record_id, span.get_span_context())
 
     def record_moved(self, record: HandoffRecord) -> None:
         if self._instruments is not None:
@@ -138,10 +131,10 @@ class OTelObserver(Observer):
         span.end()
 
     def _remember(self, record_id: str, span_context: trace.SpanContext) -> None:
-        with self._lock:
-            self._links[record_id] = span_context
-            if len(self._links) > LINKS_KEPT:
-                del self._links[next(iter(self._links))]
+        links = self._links  # each step is atomic; racing threads may overshoot by a few
+        links[record_id] = span_context
+        if len(links) > LINKS_KEPT:
+            links.popitem(last=False)
 
     # -- reloads -----------------------------------------------------------------------------
     def reload_started(self, facts: ReloadFacts) -> Any:
@@ -200,6 +193,18 @@ class OTelObserver(Observer):
                 span.set_status(Status(StatusCode.ERROR, outcome.failure))
         context.detach(attached)
         span.end()
+
+
+def _handoff_attributes(facts: HandoffFacts) -> dict[str, Any]:
+    """The span attributes of a finished handoff: GenAI names where defined, else handoff.*;
+    values that do not apply (and zero counts) are left out."""
+    attributes: dict[str, Any] = {"gen_ai.agent.name": facts.sender,
+                                  "handoff.outcome": facts.outcome}
+    for field, key in _FACTS:
+        value = getattr(facts, field)
+        if value:
+            attributes[key] = value
+    return attributes
 
 
 class _Instruments:
