@@ -25,9 +25,10 @@ _PATH_KEY = re.compile(r"\.([A-Za-z_][A-Za-z0-9_\-]*)|\[(['\"])(.*?)\2\]")
 
 class HandoffFacts(NamedTuple):
     """One `Engine.handoff` call (a NamedTuple: built on every observed handoff, and several
-    times cheaper to build than a frozen dataclass). `outcome` is `routed`, `refused` or `error` (it raised);
-    `target` the agent it went to or, when refused, the one it was addressed to; `reason` the
-    typed refusal reason and `refusal` the refusal as stored in the record (redacted).
+    times cheaper to build than a frozen dataclass). `outcome` is `routed`, `refused` or
+    `error` (it raised); `target` the agent it went to or, when refused, the one it was
+    addressed to; `reason` the typed refusal reason and `refusal` the refusal as stored in the
+    record (redacted).
     `keywords` counts matched keywords, `examples` the nearest examples the examples layer saw.
     Never holds the caller's text, context or payload."""
 

@@ -28,16 +28,10 @@ from io import BytesIO
 from pathlib import Path
 from typing import Any
 
+from bench_handoff import TURN  # the same voice turn (run as a script: tests/bench is on the path)
+
 REPO = Path(__file__).resolve().parents[2]
 BANKING = REPO / "configs" / "banking"
-TURN: dict[str, Any] = {  # the voice turn of bench_handoff.py
-    "text": "Hi, there are two charges on my card from last night that I didn't make.",
-    "sender": "concierge",
-    "tool": "handoff_fraud_agent",
-    "context": {"customer_id": "C-1042", "caller_verified": True, "card_last4": "4421",
-                "preferred_language": "en", "channel": {"kind": "voice", "line": 3}},
-    "tool_args": {"reason": "two unrecognised card charges", "card_last4": "4421"},
-}
 BLOCK = """
 import importlib.abc, sys
 class Block(importlib.abc.MetaPathFinder):

@@ -27,8 +27,10 @@ for name in names:
         del sys.modules[loaded]
     try:
         importlib.import_module(name)
-    except Exception:
-        failed.append(name + ": " + traceback.format_exc().splitlines()[-1])
+    except Exception as error:
+        extra = type(error).__name__ == "MissingExtra"  # an optional extra not installed
+        failed.append(("missing extra " if extra else "") + name + ": "
+                      + traceback.format_exc().splitlines()[-1])
 print(len(names))
 print("\\n".join(failed))
 """
