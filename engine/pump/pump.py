@@ -10,9 +10,10 @@ import logging
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from engine.errors import UsageError
+from engine.observability.observer import Observer, Observers
 from engine.pump.contract import SystemError
 from engine.pump.envelope import Envelope, Limits, Outcome
 from engine.pump.registry import SYSTEM_SENDER, Listener, ListenerRegistry
@@ -20,9 +21,6 @@ from engine.pump.routing import Router
 from engine.pump.stats import Counters, InFlight, PumpStats, ShutdownReport
 from engine.pump.timing import Overrun, call_handler
 from engine.pump.todos import TodoRegistry, serving
-
-if TYPE_CHECKING:
-    from engine.observability.observer import Observer
 
 log = logging.getLogger("engine.pump")
 
@@ -69,7 +67,9 @@ class Pump:
         self._send_timeout = send_timeout
         self._on_reply = on_reply
         self._bridge = bridge
-        self._observer = observer
+        # as one `Observers`: an observer that raises is logged and never stops a worker
+        self._observer = (observer if observer is None or isinstance(observer, Observers)
+                          else Observers([observer]))
         self._queues: dict[str, asyncio.Queue[Envelope]] = {}
         self._workers: list[asyncio.Task[None]] = []
         self._spills: dict[asyncio.Task[None], Envelope] = {}

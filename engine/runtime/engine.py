@@ -60,7 +60,8 @@ class Engine:
     `ConfigError` if it is invalid) and opens a SQLite store; without `store` records are kept
     in memory. Overdue handoffs are expired by a `Sweeper` thread every `sweep_interval_s`
     seconds (None: no sweeper; a move on an overdue record still expires it first). Use it as
-    a context manager, or call `close()`.
+    a context manager, or call `close()`. `observe()` and `metrics()` make it report every
+    handoff, lifecycle move and reload (traces, metrics, logs: `engine.observability`).
     """
 
     def __init__(

@@ -29,6 +29,7 @@ from opentelemetry.trace import StatusCode  # noqa: E402
 from engine import Engine  # noqa: E402
 from engine.observability import JsonLogObserver  # noqa: E402
 from engine.observability.otel import OTelObserver  # noqa: E402
+from engine.pump import Pump  # noqa: E402
 from engine.redaction import REDACTED  # noqa: E402
 from tests.unit.observability.scenarios import (  # noqa: E402
     bounce,
@@ -164,11 +165,11 @@ def test_a_pump_chain_across_three_listeners_is_one_trace_hop_by_hop(
 ) -> None:
     tracer = otel.tracer_provider.get_tracer("test")
 
-    async def main() -> None:
+    async def main() -> Pump:
         with tracer.start_as_current_span("caller turn"):
-            await run_chain(engine)
+            return await run_chain(engine)
 
-    asyncio.run(main())
+    pump = asyncio.run(main())  # held: a pump is reported while it exists
     *handlers, caller = otel.finished()
     assert caller.name == "caller turn"
     names = [span.name for span in sorted(handlers, key=lambda s: s.start_time or 0)]
@@ -197,6 +198,7 @@ def test_a_pump_chain_across_three_listeners_is_one_trace_hop_by_hop(
     assert otel.points("handoff.pump.queue.depth") == {
         (("listener", "desk"),): 0, (("listener", "triage"),): 0,
         (("listener", "specialist"),): 0}
+    assert pump.stats().handled == 5
 
 
 def test_a_later_move_outside_any_span_links_back_to_its_handoff(

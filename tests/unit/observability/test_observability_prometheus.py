@@ -109,7 +109,7 @@ def test_reload_metrics_follow_a_rejected_then_a_fixed_reload(
 def test_a_pump_chain_across_three_listeners_counts_every_hop(engine: Engine) -> None:
     registry = engine.metrics()
     before = samples(registry)
-    asyncio.run(run_chain(engine))
+    pump = asyncio.run(run_chain(engine))  # held: a pump is reported while it exists
     moves = "handoff_lifecycle_moves_total"
     assert delta(before, samples(registry)) == {
         ("handoff_pump_delivered_total", ()): 5,
@@ -124,6 +124,7 @@ def test_a_pump_chain_across_three_listeners_counts_every_hop(engine: Engine) ->
     assert [after[("handoff_pump_queue_depth", (("listener", name),))]
             for name in ("desk", "triage", "specialist")] == [0, 0, 0]
     assert after[("handoff_pump_in_flight", ())] == 0
+    assert pump.stats().delivered == 5
 
 
 def test_an_expiry_counts_as_expired_and_as_a_move(engine: Engine) -> None:

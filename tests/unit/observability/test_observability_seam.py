@@ -268,3 +268,18 @@ def _blocked(module: str, code: str) -> subprocess.CompletedProcess[str]:
 
 def _repo() -> Path:
     return Path(__file__).resolve().parents[3]
+
+
+def test_an_observer_given_to_a_pump_that_raises_never_stops_its_workers() -> None:
+    from engine.pump import Pump
+    from tests.unit.observability.scenarios import Answer, Ask, chain
+
+    class Failing(Observer):
+        def message_started(self, listener: Listener, env: Envelope) -> Any:
+            raise RuntimeError("exporter down")
+
+    async def main() -> Any:
+        async with Pump(chain(), observer=Failing()) as pump:
+            return await pump.request("desk", Ask(text="hi"), timeout=10)
+
+    assert asyncio.run(main()) == Answer(text="HI")
