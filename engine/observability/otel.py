@@ -15,17 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine import __version__
 from engine.errors import MissingExtra
-from engine.observability.catalog import (
-    COLLECTED,
-    EXPIRED,
-    HANDOFFS,
-    MOVES,
-    NONE,
-    ROUTE_BUCKETS,
-    ROUTE_SECONDS,
-    Metric,
-    Sources,
-)
+from engine.observability import catalog
 from engine.observability.observer import Carrier, Observer
 
 try:
@@ -38,7 +28,7 @@ except ModuleNotFoundError as missing:
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
-    from engine.lifecycle.models import HandoffRecord
+    from engine.lifecycle.models import HandoffRecord, HandoffStatus
     from engine.observability.facts import HandoffFacts, ReloadFacts
     from engine.pump.envelope import Envelope, Outcome
     from engine.pump.pump import Pump
@@ -74,7 +64,7 @@ class OTelObserver(Observer):
         metrics: bool = True,
     ) -> None:
         self.traces = traces
-        self.sources = Sources()
+        self.sources = catalog.Sources()
         self._tracer = trace.get_tracer(SCOPE, __version__, tracer_provider=tracer_provider)
         self._links: OrderedDict[str, trace.SpanContext] = OrderedDict()
         self._instruments = _Instruments(self.sources, meter_provider) if metrics else None
@@ -116,7 +106,7 @@ class OTelObserver(Observer):
             return
         move = record.history[-1]
         attributes = {"handoff.record.id": record.record_id, "handoff.trigger": move.trigger,
-                      "handoff.from_state": NONE if move.from_ is None else move.from_.value,
+                      "handoff.from_state": _state(move.from_),
                       "handoff.to_state": move.to.value, "handoff.actor": move.actor}
         if record.failure is not None:
             attributes["handoff.failure"] = record.failure.value
@@ -210,37 +200,43 @@ def _handoff_attributes(facts: HandoffFacts) -> dict[str, Any]:
 class _Instruments:
     """The metric table as OTel instruments: event metrics are counted, the rest observed."""
 
-    def __init__(self, sources: Sources, provider: otel_metrics.MeterProvider | None) -> None:
+    def __init__(
+        self, sources: catalog.Sources, provider: otel_metrics.MeterProvider | None
+    ) -> None:
         meter = otel_metrics.get_meter(SCOPE, __version__, meter_provider=provider)
-        self._handoffs = meter.create_counter(HANDOFFS.otel, description=HANDOFFS.help)
+        route = catalog.ROUTE_SECONDS
         self._route = meter.create_histogram(
-            ROUTE_SECONDS.otel, unit="s", description=ROUTE_SECONDS.help,
-            explicit_bucket_boundaries_advisory=list(ROUTE_BUCKETS))
-        self._moves = meter.create_counter(MOVES.otel, description=MOVES.help)
-        self._expired = meter.create_counter(EXPIRED.otel, description=EXPIRED.help)
-        for metric in COLLECTED:
+            route.otel, unit=route.unit, description=route.help,
+            explicit_bucket_boundaries_advisory=list(catalog.ROUTE_BUCKETS))
+        self._handoffs, self._moves, self._expired = (
+            meter.create_counter(metric.otel, description=metric.help)
+            for metric in (catalog.HANDOFFS, catalog.MOVES, catalog.EXPIRED))
+        for metric in catalog.COLLECTED:
             create = (meter.create_observable_counter if metric.kind == "counter"
                       else meter.create_observable_gauge)
             create(metric.otel, callbacks=[_observe(sources, metric)], unit=metric.unit,
                    description=metric.help)
 
     def handoff(self, facts: HandoffFacts) -> None:
-        layer = facts.layer or NONE
+        layer = facts.layer or catalog.NONE
         self._handoffs.add(1, {"layer": layer, "outcome": facts.outcome,
-                               "reason": facts.reason or NONE})
+                               "reason": facts.reason or catalog.NONE})
         self._route.record(facts.duration_s, {"layer": layer, "outcome": facts.outcome})
 
     def moved(self, record: HandoffRecord) -> None:
         move = record.history[-1]
-        source = NONE if move.from_ is None else move.from_.value
-        self._moves.add(1, {"from_state": source, "to_state": move.to.value,
+        self._moves.add(1, {"from_state": _state(move.from_), "to_state": move.to.value,
                             "trigger": move.trigger})
         if move.trigger == "expire":
-            failure = NONE if record.failure is None else record.failure.value
+            failure = catalog.NONE if record.failure is None else record.failure.value
             self._expired.add(1, {"failure": failure})
 
 
-def _observe(sources: Sources, metric: Metric
+def _state(status: HandoffStatus | None) -> str:
+    return catalog.NONE if status is None else status.value
+
+
+def _observe(sources: catalog.Sources, metric: catalog.Metric
              ) -> Callable[[otel_metrics.CallbackOptions], Iterable[otel_metrics.Observation]]:
     def observe(options: otel_metrics.CallbackOptions) -> Iterable[otel_metrics.Observation]:
         return [otel_metrics.Observation(value, dict(zip(metric.labels, labels, strict=True)))

@@ -9,17 +9,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import MissingExtra
-from engine.observability.catalog import (
-    COLLECTED,
-    EXPIRED,
-    HANDOFFS,
-    MOVES,
-    NONE,
-    ROUTE_BUCKETS,
-    ROUTE_SECONDS,
-    Metric,
-    Sources,
-)
+from engine.observability import catalog
 from engine.observability.observer import Observer
 
 try:
@@ -45,14 +35,13 @@ class PrometheusObserver(Observer):
 
     def __init__(self, *, registry: CollectorRegistry | None = None) -> None:
         self.registry = CollectorRegistry() if registry is None else registry
-        self.sources = Sources()
-        self._handoffs = Counter(HANDOFFS.prometheus, HANDOFFS.help, HANDOFFS.labels,
-                                 registry=self.registry)
-        self._route = Histogram(ROUTE_SECONDS.prometheus, ROUTE_SECONDS.help,
-                                ROUTE_SECONDS.labels, registry=self.registry, buckets=ROUTE_BUCKETS)
-        self._moves = Counter(MOVES.prometheus, MOVES.help, MOVES.labels, registry=self.registry)
-        self._expired = Counter(EXPIRED.prometheus, EXPIRED.help, EXPIRED.labels,
-                                registry=self.registry)
+        self.sources = catalog.Sources()
+        self._handoffs = _counter(catalog.HANDOFFS, self.registry)
+        self._moves = _counter(catalog.MOVES, self.registry)
+        self._expired = _counter(catalog.EXPIRED, self.registry)
+        route = catalog.ROUTE_SECONDS
+        self._route = Histogram(route.prometheus, route.help, route.labels,
+                                registry=self.registry, buckets=catalog.ROUTE_BUCKETS)
         self._children: dict[tuple[Any, ...], Any] = {}
         self.registry.register(_Collector(self.sources))
 
@@ -63,16 +52,16 @@ class PrometheusObserver(Observer):
         self.sources.pumps.add(pump)
 
     def handoff_finished(self, token: Any, facts: HandoffFacts) -> None:
-        layer = facts.layer or NONE
-        self._child(self._handoffs, layer, facts.outcome, facts.reason or NONE).inc()
+        layer = facts.layer or catalog.NONE
+        self._child(self._handoffs, layer, facts.outcome, facts.reason or catalog.NONE).inc()
         self._child(self._route, layer, facts.outcome).observe(facts.duration_s)
 
     def record_moved(self, record: HandoffRecord) -> None:
         move = record.history[-1]
-        source = NONE if move.from_ is None else move.from_.value
+        source = catalog.NONE if move.from_ is None else move.from_.value
         self._child(self._moves, source, move.to.value, move.trigger).inc()
         if move.trigger == "expire":
-            failure = NONE if record.failure is None else record.failure.value
+            failure = catalog.NONE if record.failure is None else record.failure.value
             self._child(self._expired, failure).inc()
 
     def _child(self, parent: Any, *labels: str) -> Any:
@@ -85,23 +74,27 @@ class PrometheusObserver(Observer):
 
 
 class _Collector:
-    """Reads the collected metrics of `COLLECTED` from the sources at each scrape."""
+    """Reads the collected metrics of `catalog.COLLECTED` from the sources at each scrape."""
 
-    def __init__(self, sources: Sources) -> None:
+    def __init__(self, sources: catalog.Sources) -> None:
         self.sources = sources
 
     def collect(self) -> Iterator[Family]:
-        for metric in COLLECTED:
+        for metric in catalog.COLLECTED:
             family = _family(metric)
             for labels, value in self.sources.read(metric):
                 family.add_metric(list(labels), value)
             yield family
 
     def describe(self) -> list[Family]:
-        return [_family(metric) for metric in COLLECTED]
+        return [_family(metric) for metric in catalog.COLLECTED]
 
 
-def _family(metric: Metric) -> CounterMetricFamily | GaugeMetricFamily:
+def _counter(metric: catalog.Metric, registry: CollectorRegistry) -> Counter:
+    return Counter(metric.prometheus, metric.help, metric.labels, registry=registry)
+
+
+def _family(metric: catalog.Metric) -> CounterMetricFamily | GaugeMetricFamily:
     kind = CounterMetricFamily if metric.kind == "counter" else GaugeMetricFamily
     return kind(metric.prometheus, metric.help, labels=list(metric.labels))
 
