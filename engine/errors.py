@@ -7,6 +7,7 @@ wrong; a *routing* or *lifecycle* error means the runtime state forbids the requ
     EngineError
     ├── ConfigError(issues)                     config files failed to load; every issue listed
     ├── UsageError(message)                     an API or CLI argument is wrong; a ValueError
+    │   └── MissingExtra(extra, module)         a feature whose optional extra is not installed
     ├── RoutingError(reason, detail)            a handoff the router or its policy refuses
     ├── LifecycleError
     │   ├── IllegalTransition(record_id, state, trigger)   also a ValueError (seed parity)
@@ -60,6 +61,19 @@ class UsageError(EngineError, ValueError):
     def __init__(self, message: str) -> None:
         self.message = message
         super().__init__(message)
+
+
+class MissingExtra(UsageError):
+    """A feature needs an optional extra that is not installed (`module` cannot be imported);
+    the message says which extra to install."""
+
+    def __init__(self, extra: str, module: str) -> None:
+        self.extra = extra
+        self.module = module
+        super().__init__(
+            f"this needs the optional extra {extra!r} ({module} is not installed): "
+            f"pip install 'handoff-engine[{extra}]'"
+        )
 
 
 class RoutingError(EngineError):

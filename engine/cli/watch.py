@@ -2,17 +2,21 @@
 
 The loop a team keeps open while editing YAML: one line per applied reload, the issues of a
 rejected one (`file:line:col: error[code] ...`), the last good config serving throughout.
-Stops cleanly on SIGINT/SIGTERM. Exit 0 on a clean stop, 1 if the config is invalid at start.
+`--metrics-port` serves Prometheus metrics on localhost; `--log-format json` writes the engine's
+logs (one line per reload) to stderr as JSON. Stops cleanly on SIGINT/SIGTERM. Exit 0 on a
+clean stop, 1 if the config is invalid at start.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
 import signal
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from engine.cli.output import render_issues
@@ -24,6 +28,7 @@ from engine.runtime.watch import ConfigWatcher, WatchOptions
 NAME = "watch"
 HELP = "Run the engine on a config set with hot reload and print each reload result."
 FORMATS = ("text", "json")
+LOG_FORMATS = ("text", "json")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -39,6 +44,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--settle-ms", type=int, default=WatchOptions().settle_ms, metavar="MS",
                         help="time the files must be unchanged before a reload is served "
                              f"(default: {WatchOptions().settle_ms})")
+    parser.add_argument("--metrics-port", type=int, metavar="PORT",
+                        help="serve Prometheus metrics at http://127.0.0.1:PORT/metrics "
+                             "(0: any free port; needs the 'prometheus' extra)")
+    parser.add_argument("--log-format", choices=LOG_FORMATS, default="text",
+                        help="engine logs on stderr: text, or one JSON object per line with "
+                             "one line per reload (default: text)")
 
 
 def _line(payload: dict[str, Any], fmt: str) -> str:
@@ -46,7 +57,9 @@ def _line(payload: dict[str, Any], fmt: str) -> str:
         return json.dumps(payload)
     version = payload["version"]
     if payload["event"] == "started":
-        return f"serving {version} ({payload['name']}, {payload['agents']} agents); watching"
+        metrics = f"; metrics at {payload['metrics']}" if "metrics" in payload else ""
+        return (f"serving {version} ({payload['name']}, {payload['agents']} agents); "
+                f"watching{metrics}")
     if payload["outcome"] == "applied":
         return f"applied {version} (was {payload['previous_version']}) in {payload['ms']} ms"
     issues = [issue for issue in payload["issues"]]
@@ -67,7 +80,7 @@ def _result(result: ReloadResult, fmt: str) -> str:
     )
 
 
-async def _run(engine: Engine, args: argparse.Namespace) -> int:
+async def _run(engine: Engine, args: argparse.Namespace, metrics: str | None) -> int:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -75,6 +88,8 @@ async def _run(engine: Engine, args: argparse.Namespace) -> int:
     snapshot = engine.snapshot  # announced once a signal can stop us cleanly
     started = {"event": "started", "version": snapshot.version,
                "name": snapshot.config.engine.name, "agents": len(snapshot.agents)}
+    if metrics is not None:
+        started["metrics"] = metrics
     print(_line(started, args.format), flush=True)
     outcome: list[str] = []
 
@@ -94,13 +109,51 @@ async def _run(engine: Engine, args: argparse.Namespace) -> int:
 def execute(args: argparse.Namespace) -> int:
     if args.debounce_ms < 1 or args.poll < 0:
         raise UsageError("--debounce-ms must be >= 1 and --poll >= 0")
+    if args.metrics_port is not None and not 0 <= args.metrics_port <= 65535:
+        raise UsageError(f"--metrics-port must be 0-65535, got {args.metrics_port}")
     try:
         engine = Engine(args.path)
     except ConfigError as error:
         print(render_issues(error.issues, args.format), flush=True)
         return 1
-    logging.getLogger("engine.reload").addHandler(logging.NullHandler())  # printed here
-    with engine:
-        code = asyncio.run(_run(engine, args))
+    with engine, contextlib.ExitStack() as stack:
+        if args.log_format == "json":
+            stack.callback(_log_json(engine))
+        else:
+            logging.getLogger("engine.reload").addHandler(logging.NullHandler())  # printed
+        metrics = _serve_metrics(engine, args.metrics_port, stack)
+        code = asyncio.run(_run(engine, args, metrics))
     print("stopped", file=sys.stderr, flush=True)
     return code
+
+
+def _log_json(engine: Engine) -> Callable[[], None]:
+    """Engine logs to stderr as JSON lines, one per reload; returns the undo."""
+    from engine.observability.jsonlog import JsonLogObserver, log_json_to
+
+    handler = log_json_to(sys.stderr)
+    reload_log = logging.getLogger("engine.reload")
+    reload_log.propagate = False  # its messages repeat the reload line of `engine.events`
+    engine.observe(JsonLogObserver())
+
+    def undo() -> None:
+        logging.getLogger("engine").removeHandler(handler)
+        reload_log.propagate = True
+
+    return undo
+
+
+def _serve_metrics(engine: Engine, port: int | None, stack: contextlib.ExitStack) -> str | None:
+    """Serve the engine's metrics on localhost; the URL, or None without `--metrics-port`."""
+    if port is None:
+        return None
+    registry = engine.metrics()  # MissingExtra (a usage error) without the extra
+    from engine.observability.prometheus import serve
+
+    try:
+        server, _ = serve(registry, port)
+    except OSError as error:
+        raise UsageError(f"--metrics-port {port}: cannot listen on 127.0.0.1: {error}") from None
+    stack.callback(server.server_close)
+    stack.callback(server.shutdown)
+    return f"http://127.0.0.1:{server.server_port}/metrics"

@@ -10,7 +10,7 @@ import threading
 import uuid
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from engine.errors import HandoffExpired, IllegalTransition, UsageError, VersionConflict
 from engine.lifecycle.clock import SteadyClock
@@ -28,6 +28,9 @@ from engine.redaction import DEFAULT_REDACTOR, Redactor
 from engine.stores.base import RecordQuery, Store
 from engine.stores.memory import MemoryStore
 from engine.stores.transfer import parse_records
+
+if TYPE_CHECKING:
+    from engine.observability.observer import Observer
 
 Clock = Callable[[], datetime]
 """Returns the current time (default: a `SteadyClock`); a naive time is read as UTC."""
@@ -87,6 +90,7 @@ class HandoffManager:
         self.actor = actor
         self.retries = retries
         self.redactor = redactor
+        self.observer: Observer | None = None  # told of every move written (Engine.observe)
         self._locks = tuple(threading.Lock() for _ in range(_LOCK_STRIPES))
 
     # -- seed 000 API --------------------------------------------------------------------
@@ -229,7 +233,11 @@ class HandoffManager:
             changes.append((new, current.version))
             latest[order.record_id] = new
         self.store.replace_many(changes)
-        return [record for record, _ in changes]
+        moved_records = [record for record, _ in changes]
+        if self.observer is not None:
+            for record in moved_records:
+                self.observer.record_moved(record)
+        return moved_records
 
     def expire_overdue(self, *, now: datetime | None = None) -> list[HandoffRecord]:
         """Fail (with failure `timeout` or `deadline`) every live record that is overdue:
@@ -243,6 +251,9 @@ class HandoffManager:
                 expire=lambda current: self._expired(current, at), limit=_SWEEP_BATCH,
             )
             expired += batch
+            if self.observer is not None:
+                for record in batch:
+                    self.observer.record_moved(record)
             if len(batch) < _SWEEP_BATCH:
                 return expired
 
@@ -264,6 +275,15 @@ class HandoffManager:
         return moved(current, order, (at, self.pending_timeout), failure=why[0])
 
     def _apply(
+        self, record_id: str, plan: Callable[[HandoffRecord], HandoffRecord | None]
+    ) -> HandoffRecord | None:
+        """`_write`, then tell the observer (outside the record's lock)."""
+        record = self._write(record_id, plan)
+        if record is not None and self.observer is not None:
+            self.observer.record_moved(record)
+        return record
+
+    def _write(
         self, record_id: str, plan: Callable[[HandoffRecord], HandoffRecord | None]
     ) -> HandoffRecord | None:
         """Plan and write one move under the record's lock stripe. The first try may plan on

@@ -4,6 +4,7 @@ Plain data only; the router fills them and the pump delivers them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,7 +12,8 @@ from typing import Any
 @dataclass(frozen=True, slots=True)
 class Envelope:
     """One message in flight. `thread_id` is the thread in which `to` runs; for a reply to the
-    conversation's external initiator (`external=True`) it is the conversation's root id."""
+    conversation's external initiator (`external=True`) it is the conversation's root id.
+    `trace` is the trace context of the code that sent it, when the pump is observed."""
 
     to: str
     from_id: str
@@ -20,6 +22,7 @@ class Envelope:
     root: str
     external: bool = False
     forward: bool = False
+    trace: Mapping[str, str] | None = None
 
 
 @dataclass(slots=True)

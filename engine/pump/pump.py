@@ -8,10 +8,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from types import TracebackType
 from typing import Any, Protocol
 
 from engine.errors import UsageError
+from engine.observability.observer import Observer, Observers
 from engine.pump.contract import SystemError
 from engine.pump.envelope import Envelope, Limits, Outcome
 from engine.pump.registry import SYSTEM_SENDER, Listener, ListenerRegistry
@@ -42,6 +44,8 @@ class Pump:
     Backpressure: `inject`/`request` wait while the target's queue is full; a handler's send
     waits up to `send_timeout` for room, then its sender gets a SystemError `overload`.
     Replies and SystemErrors are never refused (they would otherwise be lost).
+    `observer` (e.g. `engine.observer`) is told of each handler call, and each message carries
+    the trace context of its sender.
     """
 
     def __init__(
@@ -53,6 +57,7 @@ class Pump:
         limits: Limits | None = None,
         on_reply: ReplyCallback | None = None,
         bridge: HandoffBridgeLike | None = None,
+        observer: Observer | None = None,
     ) -> None:
         if queue_size < 1:
             raise UsageError(f"queue_size must be >= 1, got {queue_size}")
@@ -62,6 +67,9 @@ class Pump:
         self._send_timeout = send_timeout
         self._on_reply = on_reply
         self._bridge = bridge
+        # as one `Observers`: an observer that raises is logged and never stops a worker
+        self._observer = (observer if observer is None or isinstance(observer, Observers)
+                          else Observers([observer]))
         self._queues: dict[str, asyncio.Queue[Envelope]] = {}
         self._workers: list[asyncio.Task[None]] = []
         self._spills: dict[asyncio.Task[None], Envelope] = {}
@@ -80,6 +88,10 @@ class Pump:
 
     def stats(self) -> PumpStats:
         return self._counters.snapshot(self._pending)
+
+    def queue_depths(self) -> dict[str, int]:
+        """Messages waiting in each listener's queue now."""
+        return {name: queue.qsize() for name, queue in self._queues.items()}
 
     async def __aenter__(self) -> Pump:
         await self.start()
@@ -105,6 +117,8 @@ class Pump:
                 slot = len(self._workers)
                 self._workers.append(asyncio.create_task(self._work(listener, queue, slot)))
         self._state = "running"
+        if self._observer is not None:
+            self._observer.pump_started(self)
 
     async def inject(self, target: str, payload: Any, *, sender: str = "client") -> str:
         """Send `payload` to `target` from outside; returns the new conversation's thread id.
@@ -172,6 +186,8 @@ class Pump:
             raise UsageError(f"cannot send to {target!r}: the pump is {self._state}")
         env = self._router.open(target, payload, sender=sender)
         self._counters.injected += 1
+        if self._observer is not None:
+            env = replace(env, trace=self._observer.message_sent())
         return env
 
     async def _admit(self, env: Envelope) -> None:
@@ -193,10 +209,22 @@ class Pump:
             await asyncio.sleep(0)  # a handler that never awaits must not starve the loop
 
     async def _process(self, listener: Listener, env: Envelope) -> None:
-        router = self._router
-        if env.thread_id not in router.threads:
+        if env.thread_id not in self._router.threads:
             self._counters.dropped["terminated"] += 1
             return
+        observer = self._observer
+        if observer is None:
+            await self._handle(listener, env)
+            return
+        token = observer.message_started(listener, env)
+        outcome = None
+        try:
+            outcome = await self._handle(listener, env)
+        finally:
+            observer.message_finished(token, outcome)
+
+    async def _handle(self, listener: Listener, env: Envelope) -> Outcome:
+        router = self._router
         metadata = router.metadata(listener, env)
         if self._bridge is not None:
             self._bridge.started(env)
@@ -226,10 +254,14 @@ class Pump:
         await self._apply(listener, env, outcome)
         if self._bridge is not None:
             self._bridge.settled(env, outcome)
+        return outcome
 
     async def _apply(self, listener: Listener, origin: Envelope, outcome: Outcome) -> None:
         self._counters.add(outcome.errors, outcome.dropped)
+        carrier = None if self._observer is None else self._observer.message_sent()
         for env in outcome.envelopes:
+            if carrier is not None:
+                env = replace(env, trace=carrier)
             if env.external:
                 self._reply_out(env)
             elif await self._enqueue(env):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.config.snapshot import Snapshot
 from engine.errors import HandoffExpired, UsageError
@@ -18,6 +18,7 @@ from engine.runtime.handoff import CallerPolicy
 from engine.runtime.handoff import HandoffOutcome as HandoffOutcome
 from engine.runtime.hooks import Event, Hook, Hooks
 from engine.runtime.inputs import UNKNOWN_SENDER, HandoffInput, InputRefusal, clean_input
+from engine.runtime.observing import Observing
 from engine.runtime.payloads import PayloadRefusal, check_payload
 from engine.runtime.reload import Loader, Reloader, ReloadResult
 from engine.runtime.replicas import event_data, forward_remote_changes
@@ -25,6 +26,11 @@ from engine.runtime.session import Session
 from engine.runtime.waiting import StatusWaiter
 from engine.runtime.watch import ConfigWatcher, WatchOptions
 from engine.stores import MemoryStore, Store, open_store
+
+if TYPE_CHECKING:
+    from prometheus_client import CollectorRegistry
+
+    from engine.observability.observer import Observer, Observers
 
 DEFAULT_SWEEP_INTERVAL_S = 1.0
 """How often an Engine's sweeper expires overdue handoffs, in seconds."""
@@ -56,6 +62,8 @@ class Engine:
     Overdue handoffs are expired by a `Sweeper` thread every `sweep_interval_s` seconds (None:
     no sweeper; a move on an overdue record still expires it first). Use it as a context
     manager, or call `close()`.
+    `observe()` and `metrics()` make it report every handoff, lifecycle move and reload
+    (traces, metrics, logs: `engine.observability`).
     """
 
     def __init__(
@@ -70,6 +78,7 @@ class Engine:
         if sweep_interval_s is not None and not sweep_interval_s > 0:
             raise UsageError(f"sweep interval must be > 0 or None, got {sweep_interval_s!r}")
         self.hooks = Hooks()
+        self._observing: Observing | None = None
         self._watchers: list[ConfigWatcher] = []
         self._reloader = Reloader(config, load=load, hooks=self.hooks)
         self._router = Router(self._reloader.current)
@@ -176,6 +185,19 @@ class Engine:
             sender = session.active_agent
         if sender is None:
             raise UsageError("handoff needs a sender or a session")
+        args = (sender, session, text, tool, target, context, priority, deadline, tool_args,
+                tool_result, actor)
+        observing = self._observing
+        if observing is None:
+            return self._handoff(*args)
+        return observing.handoff(self._handoff, args)
+
+    def _handoff(  # positional: `handoff` forwards a tuple
+        self, sender: str, session: Session | None, text: str, tool: str | None,
+        target: str | None, context: Mapping[str, Any] | None, priority: int,
+        deadline: datetime | None, tool_args: Mapping[str, Any] | None,
+        tool_result: Mapping[str, Any] | None, actor: str | None,
+    ) -> HandoffOutcome:
         router = self.router()  # one snapshot for the whole handoff, even across a reload
         policy = self._policy(router.snapshot)
         cleaned, refusal = clean_input(
@@ -232,6 +254,27 @@ class Engine:
             cached = self._caller_policy = (snapshot, CallerPolicy.of(snapshot))
             self.manager.redactor = cached[1].redactor
         return cached[1]
+
+    # -- observability ---------------------------------------------------------------------
+    @property
+    def observer(self) -> Observers | None:
+        """The observers this engine reports to (None until `observe` or `metrics` is called).
+        Give it to `Pump(..., observer=engine.observer)` to see a pump's messages too."""
+        return None if self._observing is None else self._observing.observers
+
+    def observe(self, observer: Observer) -> None:
+        """Report every handoff, lifecycle move and reload to `observer` from now on (e.g. an
+        `OTelObserver`, a `JsonLogObserver`). Without any, the engine pays nothing."""
+        if self._observing is None:
+            self._observing = Observing(self)
+        self._observing.add(observer)
+
+    def metrics(self, *, registry: CollectorRegistry | None = None) -> CollectorRegistry:
+        """This engine's Prometheus registry (extra `prometheus`; `MissingExtra` without it).
+        The first call starts counting, into `registry` or a fresh one; later calls return it."""
+        if self._observing is None:
+            self._observing = Observing(self)
+        return self._observing.metrics(registry)
 
     # -- lifecycle moves (the manager's, plus events) ---------------------------------------
     # A move on an overdue record expires it first: the expiry is emitted, HandoffExpired raised.

@@ -1,9 +1,11 @@
-"""Every module of the package imports cleanly as the first import of a fresh interpreter, and
-no public name shadows a submodule of the package that exports it."""
+"""Every module of the package imports cleanly as the first import of a fresh interpreter (a
+module of an optional extra that is not installed raises `MissingExtra`, nothing else), and no
+public name shadows a submodule of the package that exports it."""
 
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 import subprocess
 import sys
@@ -25,8 +27,10 @@ for name in names:
         del sys.modules[loaded]
     try:
         importlib.import_module(name)
-    except Exception:
-        failed.append(name + ": " + traceback.format_exc().splitlines()[-1])
+    except Exception as error:
+        extra = type(error).__name__ == "MissingExtra"  # an optional extra not installed
+        failed.append(("missing extra " if extra else "") + name + ": "
+                      + traceback.format_exc().splitlines()[-1])
 print(len(names))
 print("\\n".join(failed))
 """
@@ -39,6 +43,8 @@ def test_every_module_imports_first_in_a_fresh_interpreter() -> None:
     )
     count, *failed = done.stdout.strip().splitlines()
     assert int(count) > 50
+    if not any(name.startswith("HANDOFF_REQUIRE_") for name in os.environ):
+        failed = [line for line in failed if not line.startswith("missing extra ")]
     assert failed == []
 
 

@@ -1,0 +1,152 @@
+"""The instrumentation seam: what the engine, its lifecycle manager, reloads and the pump tell
+observers, as one `Observer` class whose every method does nothing, and `Observers`, the fan-out
+the engine holds. It must not import a telemetry library; implementations live beside it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from engine.lifecycle.models import HandoffRecord
+    from engine.observability.facts import HandoffFacts, ReloadFacts
+    from engine.pump.envelope import Envelope, Outcome
+    from engine.pump.pump import Pump
+    from engine.pump.registry import Listener
+    from engine.runtime.engine import Engine
+
+log = logging.getLogger("engine.observability")
+
+Carrier = Mapping[str, str]
+"""A trace context a pump message carries from hop to hop (W3C `traceparent` and friends)."""
+
+class Observer:
+    """Told about every handoff, lifecycle move, reload and pump message. Subclass it and
+    override what you need: the defaults do nothing. A `*_started` call returns a token that
+    the matching `*_finished` call gets back.
+
+    Calls come from the thread doing the work (a handoff's caller, the sweeper, the watcher,
+    the pump's loop), so implementations must be thread-safe and quick. An exception an
+    observer raises is logged and never reaches the engine.
+    """
+
+    outermost: ClassVar[bool] = False
+    """True for observers that make trace contexts current: they start first and finish last,
+    so the others see their span as the current one (a log line carries its trace id)."""
+
+    def attach(self, engine: Engine) -> None:
+        """Watch `engine`: values read at collection time (records by status, reload counts,
+        config version) come from it."""
+
+    def handoff_started(self) -> Any:
+        """`Engine.handoff` begins: before input checks, routing and recording (who sends
+        what is known once the input is checked: see `handoff_finished`)."""
+        return None
+
+    def handoff_finished(self, token: Any, facts: HandoffFacts) -> None:
+        """`Engine.handoff` ends, after the record is written and hooks ran (or it raised)."""
+
+    def record_moved(self, record: HandoffRecord) -> None:
+        """A lifecycle move was written; `record.history[-1]` is the move."""
+
+    def reload_started(self, facts: ReloadFacts) -> Any:
+        """A reload was applied or rejected; reported once it is done (`facts.duration_s`
+        says when it began). Unchanged reloads are only counted (`Reloader.stats`)."""
+        return None
+
+    def reload_finished(self, token: Any, facts: ReloadFacts) -> None:
+        """Closes what `reload_started` opened."""
+
+    def pump_started(self, pump: Pump) -> None:
+        """`pump` starts with this observer: queue depths and counters come from it."""
+
+    def message_sent(self) -> Carrier | None:
+        """A pump message is being sent from the current context: what it should carry."""
+        return None
+
+    def message_started(self, listener: Listener, env: Envelope) -> Any:
+        """A pump handler is about to run on `env` (which carries its sender's context)."""
+        return None
+
+    def message_finished(self, token: Any, outcome: Outcome | None) -> None:
+        """The handler's result was routed (`outcome` None if routing it raised)."""
+
+
+class Observers(Observer):
+    """Several observers as one, in start order (outermost first); finishes run in reverse."""
+
+    def __init__(self, observers: Iterable[Observer] = ()) -> None:
+        self._all: tuple[Observer, ...] = ()
+        for observer in observers:
+            self.add(observer)
+
+    @property
+    def members(self) -> tuple[Observer, ...]:
+        return self._all
+
+    def add(self, observer: Observer) -> None:
+        ordered = sorted((*self._all, observer), key=lambda member: not member.outermost)
+        self._all = tuple(ordered)
+
+    def attach(self, engine: Engine) -> None:
+        self._tell("attach", engine)
+
+    def handoff_started(self) -> Any:
+        return self._open("handoff_started")
+
+    def handoff_finished(self, token: Any, facts: HandoffFacts) -> None:
+        self._close("handoff_finished", token, facts)
+
+    def record_moved(self, record: HandoffRecord) -> None:
+        self._tell("record_moved", record)
+
+    def reload_started(self, facts: ReloadFacts) -> Any:
+        return self._open("reload_started", facts)
+
+    def reload_finished(self, token: Any, facts: ReloadFacts) -> None:
+        self._close("reload_finished", token, facts)
+
+    def pump_started(self, pump: Pump) -> None:
+        self._tell("pump_started", pump)
+
+    def message_sent(self) -> Carrier | None:
+        carrier: dict[str, str] = {}
+        for observer in self._all:
+            try:
+                carrier.update(observer.message_sent() or {})
+            except Exception:
+                log.exception("observer %r failed in message_sent", observer)
+        return carrier or None
+
+    def message_started(self, listener: Listener, env: Envelope) -> Any:
+        return self._open("message_started", listener, env)
+
+    def message_finished(self, token: Any, outcome: Outcome | None) -> None:
+        self._close("message_finished", token, outcome)
+
+    def _tell(self, name: str, *args: Any) -> None:
+        for observer in self._all:
+            try:
+                getattr(observer, name)(*args)
+            except Exception:
+                log.exception("observer %r failed in %s", observer, name)
+
+    def _open(self, name: str, *args: Any) -> list[tuple[Observer, Any]]:
+        """Start in order; the token is each member with its own token (a member added
+        meanwhile is not finished, one that failed to start is skipped)."""
+        opened = []
+        for observer in self._all:
+            try:
+                opened.append((observer, getattr(observer, name)(*args)))
+            except Exception:
+                log.exception("observer %r failed in %s", observer, name)
+        return opened
+
+    def _close(self, name: str, opened: list[tuple[Observer, Any]], *args: Any) -> None:
+        for observer, token in reversed(opened):
+            try:
+                getattr(observer, name)(token, *args)
+            except Exception:
+                log.exception("observer %r failed in %s", observer, name)

@@ -1,0 +1,81 @@
+"""How an `Engine` reports to its observers: the timed handoff wrapper, reload facts from the
+reload hooks, the Prometheus registry. An engine builds one only once something observes it, so
+nothing here runs, or imports a telemetry library, on the unobserved path.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from engine.errors import UsageError
+from engine.observability.facts import HandoffFacts, ReloadFacts
+from engine.observability.observer import Observer, Observers
+from engine.runtime.handoff import CallerPolicy
+
+if TYPE_CHECKING:
+    from prometheus_client import CollectorRegistry
+
+    from engine.observability.prometheus import PrometheusObserver
+    from engine.runtime.engine import Engine
+    from engine.runtime.handoff import HandoffOutcome
+    from engine.runtime.hooks import Event
+    from engine.runtime.session import Session
+
+
+class Observing:
+    """The observers of one engine. Subscribes to the engine's reload hooks and makes its
+    lifecycle manager report every move written."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.observers = Observers()
+        self.prometheus: PrometheusObserver | None = None
+        engine.hooks.add("config_reloaded", self._reloaded)
+        engine.hooks.add("config_rejected", self._reloaded)
+
+    def add(self, observer: Observer) -> None:
+        self.observers.add(observer)
+        observer.attach(self.engine)
+        self.engine.manager.observer = self.observers
+
+    def metrics(self, registry: CollectorRegistry | None) -> CollectorRegistry:
+        """The Prometheus registry, created (into `registry`, else a fresh one) on first use."""
+        if self.prometheus is None:
+            from engine.observability.prometheus import PrometheusObserver
+
+            self.prometheus = PrometheusObserver(registry=registry)
+            self.add(self.prometheus)
+        elif registry is not None and registry is not self.prometheus.registry:
+            raise UsageError("this engine already counts its metrics into another registry")
+        return self.prometheus.registry
+
+    def handoff(
+        self, run: Callable[..., HandoffOutcome], args: tuple[Any, ...]
+    ) -> HandoffOutcome:
+        """`run(*args)` (the engine's handoff: sender, session, text, tool, ...) timed, between
+        `handoff_started` and `handoff_finished`; an exception is reported, then re-raised."""
+        session: Session | None = args[1]
+        session_id = None if session is None else session.session_id
+        observers = self.observers
+        token = observers.handoff_started()
+        started = time.perf_counter()
+        try:
+            outcome = run(*args)
+        except BaseException as error:
+            took = time.perf_counter() - started
+            observers.handoff_finished(token, HandoffFacts.failed(
+                args[0], error, session_id=session_id, tool=args[3], duration_s=took))
+            raise
+        took = time.perf_counter() - started
+        observers.handoff_finished(token, HandoffFacts.of(outcome, session_id=session_id,
+                                                          duration_s=took))
+        return outcome
+
+    def _reloaded(self, event: Event) -> None:
+        engine = self.engine
+        snapshot = engine.snapshot  # the new one when applied, the one still serving if not
+        facts = ReloadFacts.of(event.data["result"], config=snapshot.config.engine.name,
+                               redactor=CallerPolicy.of(snapshot).redactor)
+        self.observers.reload_finished(self.observers.reload_started(facts), facts)
