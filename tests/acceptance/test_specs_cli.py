@@ -59,6 +59,7 @@ def test_schema_list_and_show() -> None:
     listed = handoff("schema", "list")
     assert listed.returncode == 0
     assert [line.split()[0] for line in listed.stdout.splitlines()] == [
+        "agent", "capabilities", "cases", "engine", "listeners", "routing",
         "agent_capability_v1", "agent_error_taxonomy_v1", "capsule_format_v1",
         "tool_canonical_ir_v1"]
     shown = handoff("schema", "show", "capsule_format_v1")
