@@ -61,7 +61,8 @@ class _Version(argparse.Action):
             found = version("handoff-engine")
         except PackageNotFoundError:  # running from a checkout that was never installed
             found = "unknown (not installed)"
-        parser.exit(message=f"handoff {found}\n")
+        print(f"handoff {found}")
+        parser.exit()
 
 
 def build_parser(commands: dict[str, ModuleType]) -> argparse.ArgumentParser:
