@@ -231,7 +231,7 @@ def test_a_malformed_cases_file_gets_schema_errors(
 
 
 def test_graph_as_mermaid_and_dot(bank: str) -> None:
-    mermaid = handoff("graph", bank)
+    mermaid = handoff("graph", bank, "--format", "mermaid-raw")
     assert mermaid.returncode == 0, mermaid.stderr
     lines = mermaid.stdout.splitlines()
     assert lines[0] == "flowchart LR"

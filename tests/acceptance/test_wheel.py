@@ -101,3 +101,12 @@ def test_wheel_installs_and_checks_configs_with_bundled_schemas(tmp_path: Path) 
     )
     assert check.returncode == 1
     assert "banking/agents/claims.yaml:8:1: error[unknown-key] $.peer" in check.stdout
+    handoff = str(tmp_path / "venv" / "bin" / "handoff")
+    shown = run(handoff, "schema", "show", "engine", cwd=tmp_path / "work")
+    assert shown.returncode == 0
+    assert '"$id": "https://handoff-engine.dev/schemas/v1/engine.schema.json"' in shown.stdout
+    scaffolded = run(handoff, "init", "configs/desk", cwd=tmp_path / "work")
+    assert scaffolded.returncode == 0, scaffolded.stderr
+    checked = run(handoff, "check", "configs/desk", "--strict", cwd=tmp_path / "work")
+    assert (checked.returncode, checked.stdout.strip()) == (0, "checked 1 set, 5 files: ok")
+    assert (tmp_path / "work" / ".handoff" / "schemas" / "specs").is_dir()
