@@ -84,8 +84,9 @@ def _path(link: Link) -> str:
 
 def _markers() -> str:
     return "".join(
-        f'<marker id="arrow-{kind}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
-        f'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" '
+        f'<marker id="arrow-{kind}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="9" '
+        f'markerHeight="9" markerUnits="userSpaceOnUse" orient="auto-start-reverse">'
+        f'<path d="M0,0 L10,5 L0,10 z" '
         f'fill="{colour}"/></marker>'
         for kind, (colour, _dash) in EDGE.items())
 
