@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from engine.cli.output import FORMATS, render_issues
+from engine.cli.output import FORMATS, plural, render_issues
 from engine.config.loader import check_paths
 from engine.config.parse import MAX_NODES
 from engine.config.read import DEFAULT_MAX_BYTES
@@ -39,6 +39,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--strict", action="store_true", help="fail (exit 1) on warnings as well as errors"
     )
     parser.add_argument(
+        "--skip-unowned", action="store_true",
+        help="ignore files that lie in no config set's folder (for pre-commit hooks)",
+    )
+    parser.add_argument(
         "--format", choices=FORMATS, default="text", help="report format (default: text)"
     )
     parser.add_argument(
@@ -60,8 +64,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def execute(args: argparse.Namespace) -> int:
     if not args.paths:
         raise UsageError("give at least one PATH")
-    result = check_paths(args.paths, max_bytes=args.max_bytes, max_nodes=args.max_nodes)
-    report = render_issues(result.issues, args.format)
+    result = check_paths(args.paths, max_bytes=args.max_bytes, max_nodes=args.max_nodes,
+                         skip_unowned=args.skip_unowned)
+    for snapshot in result.snapshots:
+        args.terminal.info(f"{snapshot.config.engine.name}: {len(snapshot.config.files)} files,"
+                          f" version {snapshot.version}")
+    scope = f"checked {plural(result.sets, 'set')}, {plural(result.files, 'file')}"
+    report = render_issues(result.issues, args.format, scope=scope, terminal=args.terminal)
     if report:
         print(report)
     return 1 if result.failed(strict=args.strict) else 0

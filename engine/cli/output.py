@@ -1,7 +1,8 @@
 """Printing located issues in the three report formats: text, json and github.
 
-`text` is `file:line:col: severity[code] $.path: message`; `json` is one document with every
-issue; `github` is one workflow-annotation line per issue. Plug-ins are a name -> function dict.
+`text` is `file:line:col: severity[code] $.path: message` and a summary line (coloured when
+the terminal says so); `json` is one document with every issue; `github` is one
+workflow-annotation line per issue. Plug-ins are a name -> function dict.
 """
 
 from __future__ import annotations
@@ -9,20 +10,45 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 
+from engine.cli.terminal import Terminal
 from engine.issues import Issue, Severity
 
 FORMATS = ("text", "json", "github")
+PLAIN = Terminal()
 
 
-def _text(issues: Sequence[Issue]) -> str:
+def plural(count: int, noun: str) -> str:
+    """`1 set`, `2 sets`."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def _painted(issue: Issue, terminal: Terminal) -> str:
+    style = "red" if issue.is_error else "yellow"
+    label = terminal.paint(f"{issue.severity.value}[{issue.code}]", style)
+    path = f" {issue.json_path}:" if issue.json_path else ""
+    return f"{terminal.paint(issue.location(), 'bold')}: {label}{path} {issue.message}"
+
+
+def summary_line(issues: Sequence[Issue], scope: str | None, terminal: Terminal = PLAIN) -> str:
+    """`SCOPE: ok` when there is nothing to report, else `SCOPE: N error(s), M warning(s)`
+    (without a scope, the counts alone)."""
     errors = sum(issue.is_error for issue in issues)
-    warnings = len(issues) - errors
-    lines = [str(issue) for issue in issues]
-    lines.append(f"{errors} error(s), {warnings} warning(s)")
+    counts = f"{errors} error(s), {len(issues) - errors} warning(s)"
+    if scope is None:
+        return counts
+    if not issues:
+        return f"{scope}: {terminal.paint('ok', 'green')}"
+    return f"{scope}: {terminal.paint(counts, 'red' if errors else 'yellow')}"
+
+
+def _text(issues: Sequence[Issue], scope: str | None = None, terminal: Terminal = PLAIN) -> str:
+    lines = [_painted(issue, terminal) for issue in issues]
+    if not terminal.quiet:
+        lines.append(summary_line(issues, scope, terminal))
     return "\n".join(lines)
 
 
-def _json(issues: Sequence[Issue]) -> str:
+def _json(issues: Sequence[Issue], scope: str | None = None, terminal: Terminal = PLAIN) -> str:
     errors = sum(issue.is_error for issue in issues)
     document = {
         "errors": errors,
@@ -39,28 +65,39 @@ def _escape(value: str, *, property_value: bool = False) -> str:
     return value
 
 
-def _github(issues: Sequence[Issue]) -> str:
+def annotation(level: str, message: str, *, file: str = "", line: int = 0, col: int = 0,
+               title: str = "") -> str:
+    """One GitHub Actions workflow command (`::error file=...,line=...::message`)."""
+    props = [f"file={_escape(file, property_value=True)}"] if file else []
+    if line > 0:
+        props.append(f"line={line}")
+    if col > 0:
+        props.append(f"col={col}")
+    if title:
+        props.append(f"title={_escape(title, property_value=True)}")
+    joined = f" {','.join(props)}" if props else ""
+    return f"::{level}{joined}::{_escape(message)}"
+
+
+def _github(issues: Sequence[Issue], scope: str | None = None, terminal: Terminal = PLAIN) -> str:
     lines = []
     for issue in issues:
         level = "error" if issue.severity is Severity.error else "warning"
-        props = [f"file={_escape(issue.file, property_value=True)}"]
-        if issue.line > 0:
-            props.append(f"line={issue.line}")
-        if issue.col > 0:
-            props.append(f"col={issue.col}")
-        props.append(f"title={_escape(issue.code, property_value=True)}")
         path = f"{issue.json_path}: " if issue.json_path else ""
-        lines.append(f"::{level} {','.join(props)}::{_escape(path + issue.message)}")
+        lines.append(annotation(level, path + issue.message, file=issue.file, line=issue.line,
+                                col=issue.col, title=issue.code))
     return "\n".join(lines)
 
 
-REPORTER_BY_NAME: dict[str, Callable[[Sequence[Issue]], str]] = {
+REPORTER_BY_NAME: dict[str, Callable[[Sequence[Issue], str | None, Terminal], str]] = {
     "text": _text,
     "json": _json,
     "github": _github,
 }
 
 
-def render_issues(issues: Sequence[Issue], fmt: str) -> str:
-    """Render issues in the named format (one of `FORMATS`)."""
-    return REPORTER_BY_NAME[fmt](issues)
+def render_issues(issues: Sequence[Issue], fmt: str, *, scope: str | None = None,
+                  terminal: Terminal = PLAIN) -> str:
+    """Render issues in the named format (one of `FORMATS`); `scope` ("checked 2 sets, 14
+    files") heads the text summary line, which `terminal.quiet` leaves out."""
+    return REPORTER_BY_NAME[fmt](issues, scope, terminal)

@@ -19,12 +19,12 @@ from pathlib import Path
 from engine.errors import UsageError
 from engine.lifecycle.models import HandoffRecord, HandoffStatus
 from engine.redaction import DEFAULT_REDACTOR
-from engine.stores.base import RecordQuery, Store
+from engine.stores.base import RecordQuery, Store, resolve_record_id
 from engine.stores.locations import open_store
 from engine.stores.transfer import FORMATS, dump, iter_records, load
 
 NAME = "records"
-HELP = "Read and move the handoff audit trail of a store (list, show, history, ...)."
+HELP = "Read, export and import the handoff audit trail of a SQLite or PostgreSQL store."
 EXIT_OK = 0
 VIEW_FORMATS = ("text", "json")
 
@@ -48,7 +48,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
     for action, text in (("show", "one record"), ("history", "the moves of one record")):
         one = actions.add_parser(action, parents=[common, shown], help=text)
-        one.add_argument("record_id", help="the record id")
+        one.add_argument("record_id", help="the record id, or a unique prefix of it (4+ chars)")
 
     export = actions.add_parser("export", parents=[common], help="every record as JSON")
     export.add_argument("--format", choices=FORMATS, default="json", help="json or jsonl")
@@ -75,9 +75,11 @@ def execute(args: argparse.Namespace) -> int:
             records = [_redact(record) for record in store.query(query)]
             print(_render_list(records, store.count(query), args.format))
         elif args.action == "show":
-            print(_render_record(_redact(store.get(args.record_id)), args.format))
+            record = store.get(resolve_record_id(store, args.record_id))
+            print(_render_record(_redact(record), args.format))
         elif args.action == "history":
-            print(_render_history(_redact(store.get(args.record_id)), args.format))
+            record = store.get(resolve_record_id(store, args.record_id))
+            print(_render_history(_redact(record), args.format))
         else:
             return _export(store, args)
     return EXIT_OK

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -44,7 +45,8 @@ class _IntermixedParser(argparse.ArgumentParser):
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.__class__ = _IntermixedParser
     parser.add_argument("path", metavar="PATH", help="an engine.yaml or a folder holding one")
-    parser.add_argument("text", nargs="*", metavar="TEXT", help="the task text (quote it)")
+    parser.add_argument("text", nargs="*", metavar="TEXT",
+                        help="the task text (quote it; '-' reads it from the standard input)")
     parser.add_argument("--from", dest="sender", required=True, metavar="AGENT",
                         help="the agent handing off")
     parser.add_argument("--tool", action="append", default=[], metavar="NAME",
@@ -110,10 +112,23 @@ def check_request(snapshot: Snapshot, request: RouteRequest) -> None:
         raise UsageError(f"--priority {request.priority}: must be between 1 and 10")
 
 
+MAX_STDIN_CHARS = 65536
+
+
+def task_text(words: Sequence[str]) -> str:
+    """The task text: the words given, or the standard input for a lone `-`."""
+    if list(words) != ["-"]:
+        return " ".join(words)
+    text = sys.stdin.read(MAX_STDIN_CHARS + 1)
+    if len(text) > MAX_STDIN_CHARS:
+        raise UsageError(f"the task text on the standard input is over {MAX_STDIN_CHARS} chars")
+    return text.strip()
+
+
 def execute(args: argparse.Namespace) -> int:
     base = RouteRequest(
         sender=args.sender,
-        text=" ".join(args.text),
+        text=task_text(args.text),
         context=parse_context(args.context),
         priority=args.priority,
         capabilities=tuple(args.capability),

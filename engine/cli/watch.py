@@ -1,10 +1,11 @@
 """`handoff watch PATH`: run the engine with hot reload and print every reload result.
 
 The loop a team keeps open while editing YAML: one line per applied reload, the issues of a
-rejected one (`file:line:col: error[code] ...`), the last good config serving throughout.
-`--metrics-port` serves Prometheus metrics on localhost; `--log-format json` writes the engine's
-logs (one line per reload) to stderr as JSON. Stops cleanly on SIGINT/SIGTERM. Exit 0 on a
-clean stop, 1 if the config is invalid at start.
+rejected one (`file:line:col: error[code] ...`), the last good config serving throughout, and
+"serving again" with the version once an edit fixes a rejected one. `--metrics-port` serves
+Prometheus metrics on localhost; `--log-format json` writes the engine's logs (one line per
+reload) to stderr as JSON. Stops cleanly on SIGINT/SIGTERM. Exit 0 on a clean stop, 1 if the
+config is invalid at start.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from engine.cli.output import render_issues
+from engine.cli.output import PLAIN, render_issues
+from engine.cli.terminal import Terminal
 from engine.errors import ConfigError, UsageError
 from engine.runtime.engine import Engine
 from engine.runtime.reload import ReloadResult
@@ -52,7 +54,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "one line per reload (default: text)")
 
 
-def _line(payload: dict[str, Any], fmt: str) -> str:
+def _line(payload: dict[str, Any], fmt: str, terminal: Terminal = PLAIN) -> str:
     if fmt == "json":
         return json.dumps(payload)
     version = payload["version"]
@@ -60,24 +62,50 @@ def _line(payload: dict[str, Any], fmt: str) -> str:
         metrics = f"; metrics at {payload['metrics']}" if "metrics" in payload else ""
         return (f"serving {version} ({payload['name']}, {payload['agents']} agents); "
                 f"watching{metrics}")
+    again = payload.get("recovered_after", 0)
+    fixed = (terminal.paint("serving again", "green") + f" after {again} rejected reload(s): "
+             if again else "")
     if payload["outcome"] == "applied":
-        return f"applied {version} (was {payload['previous_version']}) in {payload['ms']} ms"
+        return (f"{fixed}applied {version} (was {payload['previous_version']}) "
+                f"in {payload['ms']} ms")
+    if payload["outcome"] == "unchanged":
+        return f"{fixed}{version} (the files are back to the serving version)"
     issues = [issue for issue in payload["issues"]]
-    head = f"rejected: still serving {version}; {len(issues)} issue(s):"
+    head = f"{terminal.paint('rejected', 'red')}: still serving {version}; {len(issues)} issue(s):"
     return "\n".join([head, *(f"  {issue}" for issue in issues)])
 
 
-def _result(result: ReloadResult, fmt: str) -> str:
-    return _line(
-        {
-            "event": "reload", "outcome": result.outcome, "version": result.version,
-            "previous_version": result.previous_version,
-            "ms": round(result.duration_s * 1000),
-            "issues": [issue.to_dict() if fmt == "json" else str(issue)
-                       for issue in result.issues],
-        },
-        fmt,
-    )
+def _result(result: ReloadResult, fmt: str, *, recovered_after: int = 0,
+            terminal: Terminal = PLAIN) -> str:
+    payload = {
+        "event": "reload", "outcome": result.outcome, "version": result.version,
+        "previous_version": result.previous_version,
+        "ms": round(result.duration_s * 1000),
+        "issues": [issue.to_dict() if fmt == "json" else str(issue) for issue in result.issues],
+    }
+    if recovered_after:
+        payload["recovered_after"] = recovered_after
+    return _line(payload, fmt, terminal)
+
+
+class _Reporter:
+    """Prints each reload result; counts rejections so the next good result says it fixed them."""
+
+    def __init__(self, args: argparse.Namespace, stop: asyncio.Event) -> None:
+        self.args, self.stop = args, stop
+        self.rejected_in_a_row = 0
+        self.outcomes: list[str] = []
+
+    def __call__(self, result: ReloadResult) -> None:
+        fixed = 0 if result.outcome == "rejected" else self.rejected_in_a_row
+        self.rejected_in_a_row = self.rejected_in_a_row + 1 if result.outcome == "rejected" else 0
+        if result.outcome == "unchanged" and not fixed and self.args.format == "text":
+            return  # the same good files validated again: nothing to say
+        print(_result(result, self.args.format, recovered_after=fixed,
+                      terminal=self.args.terminal), flush=True)
+        self.outcomes.append(result.outcome)
+        if self.args.once:
+            self.stop.set()
 
 
 async def _run(engine: Engine, args: argparse.Namespace, metrics: str | None) -> int:
@@ -91,19 +119,12 @@ async def _run(engine: Engine, args: argparse.Namespace, metrics: str | None) ->
     if metrics is not None:
         started["metrics"] = metrics
     print(_line(started, args.format), flush=True)
-    outcome: list[str] = []
-
-    def report(result: ReloadResult) -> None:
-        print(_result(result, args.format), flush=True)
-        outcome.append(result.outcome)
-        if args.once:
-            stop.set()
-
+    report = _Reporter(args, stop)
     options = WatchOptions(debounce_ms=args.debounce_ms, settle_ms=args.settle_ms,
                            poll_interval_s=args.poll or None)
     engine.reloader.hooks.bind_loop(loop)
     await ConfigWatcher(engine.reloader, options=options, on_result=report).arun(stop)
-    return 1 if args.once and outcome[-1:] == ["rejected"] else 0
+    return 1 if args.once and report.outcomes[-1:] == ["rejected"] else 0
 
 
 def execute(args: argparse.Namespace) -> int:

@@ -56,6 +56,10 @@ ERROR_CODES: dict[str, str] = {
     "impossible-condition": "a rule condition no request can meet (priority min > max)",
     "entry-conflict": "an agent marked is_entry_point that is not the engine's entry",
     "disabled-entry": "the entry agent is disabled",
+    # routing cases files (also unknown-agent, unknown-capability)
+    "unknown-tool": "a case calls a tool that is neither a handoff trigger nor a rule's tool",
+    "unknown-rule": "a case expects a rule id that no routing document declares",
+    "duplicate-case": "two cases of one cases file share a name",
 }
 
 WARNING_CODES: dict[str, str] = {

@@ -26,10 +26,13 @@ ROOT_FILE = "engine.yaml"
 
 @dataclass(frozen=True, slots=True)
 class CheckResult:
-    """Every issue of every config set checked, and the snapshots of the sets that loaded."""
+    """Every issue of every config set checked, the snapshots of the sets that loaded, and
+    how many sets and files were checked (for a summary line)."""
 
     issues: tuple[Issue, ...]
     snapshots: tuple[Snapshot, ...]
+    sets: int = 0
+    files: int = 0
 
     @property
     def errors(self) -> tuple[Issue, ...]:
@@ -120,8 +123,9 @@ def enclosing_root(path: str) -> tuple[Path, str] | None:
     return None
 
 
-def _roots(path: str) -> tuple[list[tuple[Path, str]], list[Issue]]:
-    """The roots `path` stands for: every set below a folder, the set a file belongs to."""
+def _roots(path: str, *, skip_unowned: bool) -> tuple[list[tuple[Path, str]], list[Issue]]:
+    """The roots `path` stands for: every set below a folder, the set a file belongs to (with
+    `skip_unowned`, none for a file that is no engine.yaml and lies in no set's folder)."""
     if os.path.isdir(path):
         roots = find_roots(Path(path), path)
         if not roots:
@@ -129,6 +133,8 @@ def _roots(path: str) -> tuple[list[tuple[Path, str]], list[Issue]]:
             return [], [issue(path, (0, 0), "", "no-config", message)]
         return roots, []
     enclosing = enclosing_root(path) if os.path.isfile(path) else None
+    if enclosing is None and skip_unowned and os.path.basename(path) != ROOT_FILE:
+        return [], []
     return ([enclosing] if enclosing else [(Path(path), path)]), []
 
 
@@ -140,12 +146,29 @@ def _identity(path: Path) -> str:
         return str(path)
 
 
-def _not_included(path: str, root: str, snapshot: Snapshot) -> list[Issue]:
-    files = {os.path.realpath(file) for file in snapshot.config.files}
-    if os.path.realpath(path) in files:
-        return []
+def _not_included(path: str, root: str, snapshot: Snapshot | None) -> list[Issue]:
+    """Issues of a file given on its own: none when its set includes it; a cases file is
+    checked as one (against the set when it loaded); anything else is `not-included`."""
+    if snapshot is not None:
+        files = {os.path.realpath(file) for file in snapshot.config.files}
+        if os.path.realpath(path) in files:
+            return []
+    from engine.routing.cases import check_cases_file  # only for files a set does not include
+
+    found = check_cases_file(path, snapshot)
+    if found is not None:
+        return found
+    if snapshot is None:
+        return []  # the set's own issues say why it did not load
     message = f"not part of the config set: {root} does not include this file"
     return [issue(path, (0, 0), "", "not-included", message)]
+
+
+def _files_of(root: Path, display: str, snapshot: Snapshot | None, caps: Caps) -> int:
+    if snapshot is not None:
+        return len(snapshot.config.files)
+    listed = list_set(root, display, caps)
+    return 1 + len(listed.included)
 
 
 def check_paths(
@@ -153,33 +176,35 @@ def check_paths(
     *,
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_nodes: int = MAX_NODES,
+    skip_unowned: bool = False,
 ) -> CheckResult:
     """Check every config set found under `paths`; one bad set never hides another's issues.
 
     A folder stands for every set below it; a file other than engine.yaml (as pre-commit
-    passes them) for the whole set it belongs to, each set checked once.
+    passes them) for the whole set it belongs to, each set checked once. A routing cases
+    file (a document with a top-level `cases` list) is checked against its set's names.
+    `skip_unowned` ignores files in no set's folder (pre-commit passes every changed file).
     """
     issues: list[Issue] = []
+    caps = Caps(max_bytes, max_nodes)
     loaded: dict[str, tuple[Snapshot | None, str]] = {}
+    files = 0
     for given in paths:
         path = os.fspath(given)
-        roots, found = _roots(path)
+        roots, found = _roots(path, skip_unowned=skip_unowned)
         issues += found
         for root, display in roots:
             key = _identity(root)
             if key not in loaded:
-                snapshot, found = load_set(root, display, caps=Caps(max_bytes, max_nodes))
+                snapshot, found = load_set(root, display, caps=caps)
                 issues += found
                 loaded[key] = (snapshot, display)
-            snapshot = loaded[key][0]
-            if (
-                snapshot is not None
-                and os.path.basename(path) != ROOT_FILE
-                and os.path.isfile(path)
-            ):
-                issues += _not_included(path, display, snapshot)
+                files += _files_of(root, display, snapshot, caps)
+            if os.path.basename(path) != ROOT_FILE and os.path.isfile(path):
+                issues += _not_included(path, display, loaded[key][0])
     snapshots = tuple(snapshot for snapshot, _ in loaded.values() if snapshot is not None)
-    return CheckResult(issues=tuple(sorted(set(issues), key=sort_key)), snapshots=snapshots)
+    return CheckResult(issues=tuple(sorted(set(issues), key=sort_key)), snapshots=snapshots,
+                       sets=len(loaded), files=files)
 
 
 def load_document(

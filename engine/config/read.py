@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import stat
 from dataclasses import dataclass
+from typing import BinaryIO
 
 from engine.config.codes import issue
 from engine.issues import Issue
@@ -89,6 +90,20 @@ def read_source(
     raw = read_bytes(path, max_bytes)
     if isinstance(raw, tuple):
         return _fail(name, *raw)
+    return decode_source(raw, name)
+
+
+def read_stream(stream: BinaryIO, *, file: str = "<stdin>",
+                max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[Source | None, list[Issue]]:
+    """Read a stream (standard input) under the same cap and decoding as a file."""
+    raw = stream.read(max_bytes + 1)
+    if len(raw) > max_bytes:
+        return _fail(file, "file-too-large", _too_large(len(raw), max_bytes))
+    return decode_source(raw, file)
+
+
+def decode_source(raw: bytes, name: str) -> tuple[Source | None, list[Issue]]:
+    """UTF-8 text of bytes already read (a BOM is dropped); `not-utf8` located otherwise."""
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:

@@ -1,7 +1,8 @@
-"""The bundled JSON Schemas, read as package data, and their cached validators.
+"""The bundled JSON Schemas, read as package data, their cached validators and `$id` registry.
 
 Schemas are read with `importlib.resources` from `engine/_schemas` (never relative to
 `__file__`). Callers get deep copies; the cached dicts are never handed out to be mutated.
+A `$ref` to a bundled schema's `$id` resolves from the package; any other URI never resolves.
 """
 
 from __future__ import annotations
@@ -17,6 +18,9 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 from jsonschema.protocols import Validator
+from referencing import Registry, Resource
+from referencing.exceptions import NoSuchResource
+from referencing.jsonschema import DRAFT202012
 
 from engine.errors import SchemaNotFoundError, SchemaParseError
 from engine.validation.validators import safe_validator
@@ -26,6 +30,9 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     from importlib.abc import Traversable
 
+SCHEMA_BASE = "https://handoff-engine.dev/schemas/v1/"
+"""The `$id` prefix of the config schemas: `v1` is the config format's `version: 1`, so the
+URLs stay the same across releases that keep the format."""
 ENGINE_SCHEMA = "engine.schema.json"
 AGENT_SCHEMA = "agent.schema.json"
 CAPABILITIES_SCHEMA = "capabilities.schema.json"
@@ -79,4 +86,36 @@ def validator_for(name: str) -> Validator:
         Draft202012Validator.check_schema(schema)
     except SchemaError as error:
         raise SchemaParseError(Path(str(_resource(name))), error) from error
-    return safe_validator(schema)
+    return safe_validator(schema, registry=BUNDLED)
+
+
+def bundled_files() -> list[str]:
+    """Every bundled schema file, as a name `load_schema` takes: top level, then `specs/`."""
+    root = schema_root()
+    top = sorted(e.name for e in root.iterdir() if e.name.endswith(".json") and e.is_file())
+    specs = root / "specs"
+    nested = sorted(f"specs/{e.name}" for e in specs.iterdir() if e.name.endswith(".json"))
+    return top + nested
+
+
+@cache
+def _file_by_id() -> dict[str, str]:
+    found: dict[str, str] = {}
+    for name in bundled_files():
+        schema_id = _cached_schema(name).get("$id")
+        if isinstance(schema_id, str):
+            found[schema_id.rstrip("#")] = name
+    return found
+
+
+def _retrieve_bundled(uri: str) -> Resource[Any]:
+    """A bundled schema named by its `$id`; every other URI is refused (never fetched)."""
+    name = _file_by_id().get(uri.rstrip("#"))
+    if name is None:
+        raise NoSuchResource(ref=uri)  # type: ignore[call-arg]
+    return DRAFT202012.create_resource(load_schema(name))
+
+
+BUNDLED: Registry[Any] = Registry(retrieve=_retrieve_bundled)  # type: ignore[call-arg]
+"""A registry in which the bundled schemas' `$id`s resolve from the package, lazily, and
+nothing else resolves: `$ref`s between bundled schemas work offline."""

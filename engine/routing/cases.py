@@ -128,6 +128,23 @@ def _build_case(document: Document, index: int, raw: Mapping[str, Any]) -> Route
     )
 
 
+def is_cases_document(path: str | os.PathLike[str]) -> bool:
+    """True when `path` reads as a mapping with a top-level `cases` key (a cases file)."""
+    document, _source, _issues = read_document(path, None, file=os.fspath(path))
+    return document is not None and isinstance(document.data, Mapping) and (
+        "cases" in document.data)
+
+
+def check_cases_file(path: str | os.PathLike[str], snapshot: Snapshot | None) -> list[Issue] | None:
+    """Every issue of a cases file (its shape, then the names it uses when `snapshot` is
+    given), or None when `path` is not a cases file at all."""
+    if not is_cases_document(path):
+        return None
+    if snapshot is None:
+        return read_document(path, CASES_SCHEMA, file=os.fspath(path))[2]
+    return load_cases(path, snapshot)[1]
+
+
 def load_cases(
     path: str | os.PathLike[str], snapshot: Snapshot
 ) -> tuple[tuple[RouteCase, ...], list[Issue]]:

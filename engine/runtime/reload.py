@@ -36,6 +36,9 @@ class ReloadResult:
     previous_version: str
     issues: tuple[Issue, ...] = ()
     duration_s: float = 0.0
+    rebuilt: bool = False
+    """For "unchanged": the files were read and validated again and equal the serving
+    version (an edit undone after a rejection), not merely skipped."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +185,8 @@ class Reloader:
                 "rejected", previous, previous, candidate.issues, candidate.duration_s
             )
         if candidate.snapshot.version == previous:
-            return ReloadResult("unchanged", previous, previous)
+            return ReloadResult("unchanged", previous, previous, candidate.issues,
+                                candidate.duration_s, rebuilt=True)
         self._current = candidate.snapshot
         return ReloadResult(
             "applied", candidate.snapshot.version, previous, candidate.issues,
@@ -211,4 +215,6 @@ def _count(stats: ReloadStats, result: ReloadResult, *, now: float) -> ReloadSta
         return replace(
             stats, rejected=stats.rejected + 1, last_ok=False, last_issues=result.issues
         )
+    if result.rebuilt:  # the files are good again: the last reload did not fail
+        return replace(stats, unchanged=stats.unchanged + 1, last_ok=True, last_issues=())
     return replace(stats, unchanged=stats.unchanged + 1)

@@ -20,9 +20,9 @@ DEFAULT_PARAMETERS: dict[str, Any] = {
         "reason": {"type": "string", "description": "Why the conversation is handed off."},
         "details": {"type": "string", "description": "What the next agent needs to know."},
     },
-    "required": ["reason"],
-    "additionalProperties": False,
 }
+"""The parameters of a handoff tool whose target declares no `accepts.payload_schema`: two
+suggested fields, none required, nothing forbidden, because the engine then checks nothing."""
 
 
 @dataclass(frozen=True, slots=True)

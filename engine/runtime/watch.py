@@ -143,7 +143,8 @@ class ConfigWatcher:
 
     Sync: `with ConfigWatcher(reloader): ...` (a daemon thread), or `start()` / `stop()`.
     Async: `async with ConfigWatcher(reloader): ...` (a task), or `await watcher.arun(stop)`.
-    `on_result` is called with every reload result that is not "unchanged". `ready` is set
+    `on_result` is called with every reload result that is not "unchanged" (or that is, but
+    was `rebuilt`: the files were validated again). `ready` is set
     once the folder is being watched (edits before that are picked up by the first check).
     """
 
@@ -256,7 +257,7 @@ class ConfigWatcher:
 
     # -- shared ----------------------------------------------------------------------------
     def _deliver(self, result: ReloadResult) -> None:
-        if result.outcome != "unchanged" and self.on_result is not None:
+        if (result.outcome != "unchanged" or result.rebuilt) and self.on_result is not None:
             self.on_result(result)
 
     def _wait_for_folder(self, wait: Callable[[float], bool]) -> bool:

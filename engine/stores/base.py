@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
-from engine.errors import UsageError
+from engine.errors import RecordNotFound, UsageError
 from engine.lifecycle.models import HandoffRecord, HandoffStatus, as_utc
 
 
@@ -125,6 +125,11 @@ class Store(Protocol):
         """How many records match `query`, ignoring pagination."""
         ...
 
+    def ids_with_prefix(self, prefix: str, *, limit: int) -> list[str]:
+        """Record ids that start with `prefix` (case-sensitive), sorted, at most `limit`: what
+        resolves the short ids operators copy from logs (see `resolve_record_id`)."""
+        ...
+
     def due(self, *, created_before: datetime, now: datetime) -> list[HandoffRecord]:
         """Overdue candidates: pending records created before `created_before`, and live
         records whose request deadline is at or before `now`. Oldest first."""
@@ -142,6 +147,40 @@ class Store(Protocol):
     def close(self) -> None:
         """Release files and connections; further use is an error."""
         ...
+
+
+SHORTEST_PREFIX = 4
+"""A short id must have at least this many characters (as git asks of abbreviated hashes)."""
+SHOWN_MATCHES = 10
+
+
+def resolve_record_id(store: Store, given: str) -> str:
+    """The full id of the record `given` names: its id, or a unique prefix of one.
+
+    RecordNotFound when nothing matches; UsageError listing the matches when several do.
+    """
+    try:
+        return store.get(given).record_id
+    except RecordNotFound:
+        if len(given) < SHORTEST_PREFIX:
+            raise
+    matches = store.ids_with_prefix(given, limit=SHOWN_MATCHES + 1)
+    if not matches:
+        raise RecordNotFound(given)
+    if len(matches) > 1:
+        listed = ", ".join(matches[:SHOWN_MATCHES])
+        more = ", ..." if len(matches) > SHOWN_MATCHES else ""
+        raise UsageError(f"record id prefix {given!r} is ambiguous: it matches {listed}{more}")
+    return matches[0]
+
+
+def prefix_upper_bound(prefix: str) -> str | None:
+    """The smallest string above every string that starts with `prefix` (code point order,
+    which is also UTF-8 byte order), or None when there is none to compute simply."""
+    last = ord(prefix[-1]) if prefix else 0x10FFFF
+    if last >= 0x10FFFF or 0xD7FF <= last <= 0xDFFF:
+        return None
+    return prefix[:-1] + chr(last + 1)
 
 
 def is_due(record: HandoffRecord, *, created_before: datetime, now: datetime) -> bool:

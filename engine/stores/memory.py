@@ -45,6 +45,11 @@ class MemoryStore:
 
     latest = get  # nothing else writes to this dict: never stale
 
+    def ids_with_prefix(self, prefix: str, *, limit: int) -> list[str]:
+        with self._lock:
+            found = sorted(key for key in self._records if key.startswith(prefix))
+        return found[:limit]
+
     def replace(self, record: HandoffRecord, *, expected_version: int) -> None:
         with self._lock:
             self._check(record.record_id, expected_version)

@@ -151,6 +151,11 @@ class PostgresStore:
             found = conn.execute(sql, params).fetchone()
         return 0 if found is None else int(found[0])
 
+    def ids_with_prefix(self, prefix: str, *, limit: int) -> list[str]:
+        with self._connection() as conn:
+            rows = conn.execute(self._sql.ids_with_prefix, (prefix, limit)).fetchall()
+        return [record_id for (record_id,) in rows]
+
     def due(self, *, created_before: datetime, now: datetime) -> list[HandoffRecord]:
         with self._connection() as conn:
             rows = conn.execute(self._sql.due, (created_before, now, None)).fetchall()

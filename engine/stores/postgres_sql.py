@@ -40,6 +40,7 @@ class Statements:
     version: str
     due: str
     claim_due: str
+    ids_with_prefix: str
 
     @classmethod
     def for_schema(cls, schema: str) -> Statements:
@@ -64,6 +65,9 @@ class Statements:
             version=f"SELECT version FROM {r} WHERE record_id = %s",
             due=due,
             claim_due=f"{due} FOR UPDATE SKIP LOCKED",
+            # An operator's lookup (`handoff records show 3f2a`): a scan, in code point order.
+            ids_with_prefix=f"SELECT record_id FROM {r} WHERE starts_with(record_id, %s)"
+            ' ORDER BY record_id COLLATE "C" LIMIT %s',
         )
 
     def select(self, query: RecordQuery, *, what: str) -> tuple[str, list[Any]]:

@@ -17,7 +17,7 @@ from typing import Any, cast
 
 from engine.errors import RecordNotFound, StoreError, VersionConflict
 from engine.lifecycle.models import LIVE_STATES, HandoffRecord, HandoffStatus
-from engine.stores.base import ALL, Expire, RecordQuery, sql_filter
+from engine.stores.base import ALL, Expire, RecordQuery, prefix_upper_bound, sql_filter
 from engine.stores.changes import OnChange, OnResync, Subscribers
 from engine.stores.sqlite_commit import GroupCommit
 from engine.stores.sqlite_schema import TABLE, Synchronous, boundary, connect, explain
@@ -163,6 +163,15 @@ class SQLiteStore:
         record = self._load(row[0])
         self._remember(record, row[0])
         return record
+
+    def ids_with_prefix(self, prefix: str, *, limit: int) -> list[str]:
+        upper = prefix_upper_bound(prefix)
+        bound = "" if upper is None else " AND record_id < ?"
+        sql = (f"SELECT record_id FROM {TABLE} WHERE record_id >= ?{bound} "
+               f"AND substr(record_id, 1, ?) = ? ORDER BY record_id LIMIT ?")
+        params = [prefix, *([upper] if upper is not None else []), len(prefix), prefix, limit]
+        with self._use() as conn:
+            return [row[0] for row in conn.execute(sql, params)]
 
     def latest(self, record_id: str) -> HandoffRecord:
         cached = self._recent.get(record_id)

@@ -13,6 +13,7 @@ from typing import Any
 from jsonschema import Draft202012Validator, FormatChecker, validators
 from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
+from referencing import Registry
 
 from engine.validation.patterns import PatternError, compile_pattern, matches
 from engine.validation.refs import LOCAL_ONLY
@@ -110,6 +111,9 @@ SafeValidator: type[Validator] = validators.extend(  # type: ignore[no-untyped-c
 """Draft 2020-12 with linear-time patterns; build instances with `safe_validator`."""
 
 
-def safe_validator(schema: Any, *, cls: type[Validator] = SafeValidator) -> Validator:
-    """A validator for `schema` that checks formats, never fetches, and never backtracks."""
-    return cls(schema, registry=LOCAL_ONLY, format_checker=SAFE_FORMATS)
+def safe_validator(
+    schema: Any, *, cls: type[Validator] = SafeValidator, registry: Registry[Any] = LOCAL_ONLY
+) -> Validator:
+    """A validator for `schema` that checks formats, never fetches, and never backtracks.
+    `registry` says which `$ref` URIs resolve (default: none outside `schema`)."""
+    return cls(schema, registry=registry, format_checker=SAFE_FORMATS)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import tempfile
 from collections import Counter
 from collections.abc import Sequence
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import Engine, Event, HandoffOutcome, HandoffRecord, Session, handoff_tools
-from examples.voice_orchestrator.script import CALL, CONTEXT, Turn
+from examples.voice_orchestrator.script import SCRIPTS, Script, Turn
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -23,12 +24,11 @@ REPO = Path(__file__).resolve().parents[2]
 class Call:
     """One phone call: a session on the engine, and the transcript it prints."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, script: Script) -> None:
         self.engine = engine
-        self.session: Session = engine.session(
-            session_id="call-0001",
-            system_vars={"client_id": CONTEXT["customer_id"], "institution_name": "Contoso Bank"},
-        )
+        self.script = script
+        self.session: Session = engine.session(session_id="call-0001",
+                                               system_vars=dict(script.system_vars))
         self.events: Counter[str] = Counter()
         engine.on("handoff_created", self._count)
         engine.on("handoff_moved", self._count)
@@ -37,13 +37,13 @@ class Call:
         self.events[event.name] += 1
 
     def say(self, agent: str, text: str) -> None:
-        voice = self.engine.snapshot.agents[agent].metadata.get("voice", {}).get("name", "?")
-        print(f"[{agent} | {voice}] {text}")
+        voice = self.engine.snapshot.agents[agent].metadata.get("voice", {}).get("name")
+        print(f"[{agent} | {voice}] {text}" if voice else f"[{agent}] {text}")
 
-    def run(self, turns: Sequence[Turn]) -> None:
+    def run(self) -> None:
         entry = self.session.active_agent
-        self.say(entry, str(self.engine.snapshot.agents[entry].metadata["greeting"]))
-        for turn in turns:
+        self.say(entry, str(self.engine.snapshot.agents[entry].metadata.get("greeting", "Hello.")))
+        for turn in self.script.turns:
             print(f"caller: {turn.caller}")
             outcome = self._react(turn)
             if outcome is None:
@@ -56,7 +56,8 @@ class Call:
 
     def _react(self, turn: Turn) -> HandoffOutcome | None:
         agent = self.session.active_agent
-        context = {**CONTEXT, **{k: v for k, v in turn.args.items() if k != "reason"}}
+        context = {**self.script.context,
+                   **{k: v for k, v in turn.args.items() if k != "reason"}}
         if turn.tool is not None:
             offered = [tool.name for tool in handoff_tools(self.engine.snapshot, agent)]
             note = "" if turn.tool in offered else " (not among the tools it was offered)"
@@ -115,16 +116,31 @@ def _arguments(argv: Sequence[str] | None) -> Any:
     return parser.parse_args(argv)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = _arguments(argv)
-    store = args.db or Path(tempfile.mkdtemp(prefix="voice-orchestrator-")) / "handoffs.sqlite"
-    with Engine(args.config, store=store) as engine:
+def _call(config: Path, store: Path) -> int:
+    with Engine(config, store=store) as engine:
         snapshot = engine.snapshot
+        script = SCRIPTS.get(snapshot.config.engine.name)
+        if script is None:
+            known = ", ".join(SCRIPTS)
+            print(f"no scripted call for the config set {snapshot.config.engine.name!r} "
+                  f"(scripted: {known})", file=sys.stderr)
+            return 2
         print(f"== call-0001 on {snapshot.config.engine.name} (config {snapshot.version}) ==")
-        call = Call(engine)
-        call.run(CALL)
+        call = Call(engine, script)
+        call.run()
         print(f"\ncall path: {' -> '.join(call.session.path)}")
         print(f"events: {call.events['handoff_created']} handoffs created, "
               f"{call.events['handoff_moved']} lifecycle moves")
         audit(engine.manager.list_records(), store)
     return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _arguments(argv)
+    if args.db is not None:
+        return _call(args.config, args.db)
+    with tempfile.TemporaryDirectory(prefix="voice-orchestrator-") as folder:
+        code = _call(args.config, Path(folder) / "handoffs.sqlite")
+    if code == 0:
+        print("(the records were in a temporary file, now removed: pass --db FILE to keep them)")
+    return code

@@ -1,7 +1,8 @@
-"""The scripted call: what the caller says and what each agent's model decides to do.
+"""The scripted calls: what the caller says and what each agent's model decides to do.
 
-Pure data. A `Turn` is one caller utterance and the active agent's reaction: a handoff tool
-call (name + arguments), a plain task text to route by rules and keywords, or a reply.
+Pure data, one `Script` per shipped config set (by its name). A `Turn` is one caller
+utterance and the active agent's reaction: a handoff tool call (name + arguments), a plain
+task text to route by rules and keywords, or a reply.
 """
 
 from __future__ import annotations
@@ -18,6 +19,15 @@ class Turn:
     route_text: bool = False  # no tool: the orchestrator routes the utterance itself
     reply: str = ""  # what the active agent says when it keeps the call
     work: str = ""  # what the agent that took the call does before the next turn
+
+
+@dataclass(frozen=True)
+class Script:
+    """A whole call: its turns, the context every handoff carries, the session's system vars."""
+
+    turns: tuple[Turn, ...]
+    context: dict[str, Any]
+    system_vars: dict[str, Any]
 
 
 CONTEXT = {"customer_id": "C-1042", "caller_verified": True, "customer_tier": "standard"}
@@ -48,3 +58,38 @@ CALL: tuple[Turn, ...] = (
     ),
     Turn(caller="That's everything, thank you!", reply="You're welcome. Goodbye!"),
 )
+
+RESEARCH_CALL: tuple[Turn, ...] = (
+    Turn(
+        caller="Can you size the European heat-pump market for our board brief?",
+        tool="handoff_analyst",
+        args={"question": "European heat-pump market size, 2020-2025"},
+        work="query_market_db(segment='heat pumps', region='EU') -> 5 series",
+    ),
+    Turn(
+        caller="Great, please turn those findings into a one-page brief.",
+        tool="handoff_writer",
+        args={"reason": "findings ready for the board brief"},
+        work="draft_brief(audience='board', pages=1) -> draft v1",
+    ),
+    Turn(
+        caller="Could you also re-run the numbers for Nordic countries only?",
+        tool="handoff_analyst",  # the writer may hand back only to the coordinator
+        args={"question": "Nordic heat-pump market size"},
+        reply="I can't commission analysis myself; the coordinator can.",
+    ),
+    Turn(
+        caller="Fine, send it back to the coordinator.",
+        tool="handoff_coordinator",
+        args={"reason": "brief drafted, follow-up analysis requested"},
+    ),
+    Turn(caller="That's all for today.", reply="Thanks, the brief is on its way."),
+)
+
+SCRIPTS: dict[str, Script] = {
+    "banking-concierge": Script(
+        CALL, CONTEXT, {"client_id": CONTEXT["customer_id"], "institution_name": "Contoso Bank"}),
+    "research-team": Script(RESEARCH_CALL, {"project_id": "P-77", "deadline": "Friday"},
+                            {"team": "research"}),
+}
+"""Config set name -> the call scripted for it."""

@@ -30,7 +30,8 @@ def assert_no_traceback(run: subprocess.CompletedProcess[str]) -> None:
 
 def test_shipped_configs_pass_strict() -> None:
     run = handoff("configs/", "--strict")
-    assert (run.returncode, run.stdout.strip(), run.stderr) == (0, "0 error(s), 0 warning(s)", "")
+    expected = (0, "checked 2 sets, 15 files: ok", "")
+    assert (run.returncode, run.stdout.strip(), run.stderr) == expected
 
 
 def test_every_invalid_case_is_reported_in_one_run() -> None:
@@ -60,7 +61,7 @@ def test_text_format_is_file_line_col_severity_code_path_message(tmp_path: Path)
     assert run.stdout.splitlines() == [
         "banking/routing.yaml:56:9: error[unknown-agent] $.rules[6].to: "
         "'fraud' is not a declared agent; did you mean 'fraud_agent'?",
-        "1 error(s), 0 warning(s)",
+        "checked 1 set, 9 files: 1 error(s), 0 warning(s)",
     ]
 
 

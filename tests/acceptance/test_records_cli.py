@@ -205,3 +205,28 @@ def test_bad_input_on_postgres_gets_a_message_not_a_traceback(
         assert "Traceback" not in done.stderr and "hunter2" not in done.stderr
     with closing(open_store(url)) as store:
         assert [r.record_id for r in store.query()] == ids  # the failed import added nothing
+
+
+@pytest.mark.slow
+def test_show_and_history_take_a_unique_prefix_and_refuse_an_ambiguous_one(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "records.db"
+    manager = HandoffManager(store=SQLiteStore(path))
+    ids = [manager.create_handoff(HandoffRequest(from_agent="a", to_agent="b",
+                                                 task_description="t")).record_id
+           for _ in range(2)]
+    shown = handoff("show", ids[0][:8], "--store", path, "--format", "json")
+    assert shown.returncode == 0, shown.stderr
+    assert json.loads(shown.stdout)["record_id"] == ids[0]
+    assert handoff("history", ids[1][:6], "--store", path).returncode == 0
+    twins = [{**item, "record_id": f"abcd-{n}"} for n, item in enumerate(manager.export())]
+    with SQLiteStore(path) as store:
+        store.put_many(HandoffRecord.model_validate(item) for item in twins)
+    ambiguous = handoff("show", "abcd", "--store", path)
+    assert ambiguous.returncode == 2
+    assert "record id prefix 'abcd' is ambiguous: it matches abcd-0, abcd-1" in ambiguous.stderr
+    manager.store.close()
+    unknown = handoff("show", "zzzzzzzz", "--store", path)
+    assert unknown.returncode == 1
+    assert "No handoff record found with id 'zzzzzzzz'" in unknown.stderr

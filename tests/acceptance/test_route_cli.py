@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import REPO
+
 pytestmark = pytest.mark.slow
 
 MINI_BANK: dict[str, str] = {
@@ -229,7 +231,7 @@ def test_a_malformed_cases_file_gets_schema_errors(
 
 
 def test_graph_as_mermaid_and_dot(bank: str) -> None:
-    mermaid = handoff("graph", bank)
+    mermaid = handoff("graph", bank, "--format", "mermaid-raw")
     assert mermaid.returncode == 0, mermaid.stderr
     lines = mermaid.stdout.splitlines()
     assert lines[0] == "flowchart LR"
@@ -264,3 +266,11 @@ def test_explain_shows_normalization_and_the_examples_layer() -> None:
     assert document["examples"]["nearest"][0]["agent"] == "fraud_agent"
     assert document["normalization"]["trace"][0] == {"step": "words", "text": text}
     assert "stemming:english" in document["normalization"]["steps"]
+
+
+def test_route_reads_the_task_text_from_the_standard_input() -> None:
+    done = subprocess.run([sys.executable, "-m", "engine", "route", "configs/banking", "--from",
+                           "concierge", "-"], input="My card was stolen last night\n",
+                          capture_output=True, text=True, timeout=60, check=False, cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("fraud_agent (rule lost-or-stolen-card)")

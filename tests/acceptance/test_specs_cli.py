@@ -59,6 +59,7 @@ def test_schema_list_and_show() -> None:
     listed = handoff("schema", "list")
     assert listed.returncode == 0
     assert [line.split()[0] for line in listed.stdout.splitlines()] == [
+        "agent", "capabilities", "cases", "engine", "listeners", "routing",
         "agent_capability_v1", "agent_error_taxonomy_v1", "capsule_format_v1",
         "tool_canonical_ir_v1"]
     shown = handoff("schema", "show", "capsule_format_v1")
@@ -69,7 +70,7 @@ def test_schema_list_and_show() -> None:
 def test_unknown_schema_names_are_usage_errors() -> None:
     done = handoff("validate", "nope", "x.yaml")
     assert done.returncode == 2
-    assert "no canonical schema named 'nope'" in done.stderr
+    assert "no bundled schema named 'nope'" in done.stderr
     assert "capsule_format_v1" in done.stderr and done.stdout == ""
 
 
@@ -77,7 +78,7 @@ def test_validate_clean_file_exits_0(write_files: Callable[[dict[str, str]], Pat
     folder = write_files({"good.yaml": GOOD_YAML})
     done = handoff("validate", "agent_error_taxonomy_v1", str(folder / "good.yaml"))
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "0 error(s)" in done.stdout
+    assert done.stdout == "validated 1 file: ok\n"
 
 
 def test_validate_reports_every_issue_located(
@@ -95,7 +96,7 @@ def test_validate_reports_every_issue_located(
     assert f"{bad}:7:16: error[schema] $.categories[0].errors[0].code: 301 is greater than " \
         "the maximum of 299" in lines
     assert any(line.startswith(f"{folder / 'gone.yml'}: error[file-not-found]") for line in lines)
-    assert lines[-1] == "4 error(s), 0 warning(s)"
+    assert lines[-1] == "validated 3 files: 4 error(s), 0 warning(s)"
     assert good not in done.stdout
 
 
@@ -120,3 +121,15 @@ def test_validate_github_annotations(write_files: Callable[[dict[str, str]], Pat
     assert done.returncode == 1
     assert all(line.startswith("::error file=") for line in done.stdout.splitlines())
     assert ",line=7,col=16,title=schema::" in done.stdout
+
+
+def test_validate_reads_the_standard_input_against_a_config_schema() -> None:
+    done = subprocess.run([sys.executable, "-m", "engine", "validate", "agent", "-"],
+                          input="name: a\npeer: []\n", capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == 1
+    assert done.stdout.splitlines() == [
+        "<stdin>:2:1: error[unknown-key] $.peer: unknown key 'peer'; did you mean 'peers'?",
+        "validated 1 file: 1 error(s), 0 warning(s)"]
+    shipped = handoff("validate", "routing", "configs/banking/routing.yaml")
+    assert (shipped.returncode, shipped.stdout) == (0, "validated 1 file: ok\n")

@@ -60,8 +60,43 @@ def test_transcript_and_sqlite_audit(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_runs_with_no_arguments(tmp_path: Path) -> None:
+def test_runs_with_no_arguments_and_leaves_nothing_behind(tmp_path: Path) -> None:
     done = run_example(env={**os.environ, "TMPDIR": str(tmp_path)})
     assert done.returncode == 0, done.stderr
-    files = list(tmp_path.glob("voice-orchestrator-*/handoffs.sqlite"))
-    assert len(files) == 1 and str(files[0]) in done.stdout
+    assert f"in {tmp_path}" in done.stdout  # the audit trail names the temporary file
+    assert "pass --db FILE to keep them" in done.stdout
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.slow
+def test_runs_on_the_research_set_too(tmp_path: Path) -> None:
+    done = run_example("--config", "configs/research", "--db", str(tmp_path / "r.sqlite"))
+    assert done.returncode == 0, done.stderr
+    assert "[coordinator] Hello." in done.stdout  # no greeting in its metadata: a default
+    assert "refused by policy [not_allowed]: 'analyst' is not among the peers of 'writer'" \
+        in done.stdout
+    assert "call path: coordinator -> analyst -> writer -> coordinator" in done.stdout
+
+
+@pytest.mark.slow
+def test_a_set_without_a_scripted_call_is_a_clear_error(tmp_path: Path) -> None:
+    folder = tmp_path / "desk"
+    subprocess.run([sys.executable, "-m", "engine", "init", str(folder), "--schemas",
+                    str(tmp_path / "schemas"), "-q"], check=True, timeout=60)
+    done = run_example("--config", str(folder))
+    assert done.returncode == 2
+    assert "no scripted call for the config set 'desk'" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.slow
+def test_the_short_ids_it_prints_open_the_records(tmp_path: Path) -> None:
+    db = tmp_path / "call.sqlite"
+    done = run_example("--db", str(db))
+    short = done.stdout.split("audited as record ")[1].split()[0]
+    assert len(short) == 8
+    shown = subprocess.run([sys.executable, "-m", "engine", "records", "show", short, "--store",
+                            str(db), "--format", "json"], capture_output=True, text=True,
+                           timeout=60, check=False)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.count(short) >= 1 and '"status": "rejected"' in shown.stdout

@@ -90,9 +90,28 @@ def test_prints_rejections_with_issues_then_applies_the_fix(
     assert "routing.yaml:" in issue and "error[type] $.rules[7].priority" in issue
     edit(folder / "routing.yaml", "priority: high", "priority: 41")
     applied = running.line()
-    assert applied.startswith("applied ") and f"(was {version})" in applied
+    assert applied.startswith("serving again after 1 rejected reload(s): applied ")
+    assert f"(was {version})" in applied
+    fixed = applied.split()[7]
+    edit(folder / "routing.yaml", "priority: 41", "priority: 42")
+    assert running.line().startswith("applied ")  # no rejection to recover from
     assert running.stop(signal.SIGINT) == 0
     assert "Traceback" not in running.close()
+    assert fixed != version
+
+
+@pytest.mark.slow
+def test_undoing_a_rejected_edit_confirms_the_version_serving_again(
+    folder: Path, running: Watch
+) -> None:
+    version = running.line().split()[1]
+    edit(folder / "routing.yaml", "priority: 40", "priority: high")
+    assert running.line().startswith("rejected: still serving")
+    running.line()  # the issue
+    edit(folder / "routing.yaml", "priority: high", "priority: 40")  # back as it was
+    assert running.line() == (f"serving again after 1 rejected reload(s): {version} "
+                              "(the files are back to the serving version)")
+    assert running.stop(signal.SIGINT) == 0
 
 
 @pytest.mark.slow

@@ -108,7 +108,7 @@ def test_wheel_installs_and_checks_configs_with_bundled_schemas(tmp_path: Path) 
         "--strict",
         cwd=tmp_path / "work",
     )
-    assert (check.returncode, check.stdout.strip()) == (0, "0 error(s), 0 warning(s)"), check
+    assert (check.returncode, check.stdout.strip()) == (0, "checked 1 set, 9 files: ok"), check
     broken = tmp_path / "work" / "banking" / "agents" / "claims.yaml"
     broken.write_text(broken.read_text("utf-8").replace("peers:", "peer:"), "utf-8")
     check = run(
@@ -120,3 +120,12 @@ def test_wheel_installs_and_checks_configs_with_bundled_schemas(tmp_path: Path) 
         console = run(str(python), "-c", CONSOLE_CHECK, cwd=tmp_path / "work")
         templates = len(list((REPO / "engine" / "console" / "templates").glob("*.html")))
         assert (console.returncode, console.stdout.strip()) == (0, str(templates)), console
+    handoff = str(tmp_path / "venv" / "bin" / "handoff")
+    shown = run(handoff, "schema", "show", "engine", cwd=tmp_path / "work")
+    assert shown.returncode == 0
+    assert '"$id": "https://handoff-engine.dev/schemas/v1/engine.schema.json"' in shown.stdout
+    scaffolded = run(handoff, "init", "configs/desk", cwd=tmp_path / "work")
+    assert scaffolded.returncode == 0, scaffolded.stderr
+    checked = run(handoff, "check", "configs/desk", "--strict", cwd=tmp_path / "work")
+    assert (checked.returncode, checked.stdout.strip()) == (0, "checked 1 set, 5 files: ok")
+    assert (tmp_path / "work" / ".handoff" / "schemas" / "specs").is_dir()

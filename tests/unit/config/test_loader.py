@@ -180,3 +180,44 @@ def test_a_file_its_set_does_not_include_is_a_warning(
         ("research/drafts/agent.yaml", "not-included", False)
     ]
     assert "research/engine.yaml does not include" in result.issues[0].message
+
+
+def test_a_changed_cases_file_is_checked_as_one_against_its_set(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shutil.copytree(CONFIGS / "research", tmp_path / "research")
+    monkeypatch.chdir(tmp_path)
+    clean = check_paths(["research/cases.yaml"])
+    assert clean.issues == () and not clean.failed(strict=True)
+    assert (clean.sets, clean.files) == (1, 6)
+    cases = tmp_path / "research" / "cases.yaml"
+    text = cases.read_text("utf-8")
+    cases.write_text(text.replace("expect: {target: analyst, layer: trigger}",
+                                  "expect: {target: analyts, layer: trigger}", 1), "utf-8")
+    result = check_paths(["research/cases.yaml", "research/routing.yaml"])
+    assert [(i.file, i.code, i.json_path) for i in result.issues] == [
+        ("research/cases.yaml", "unknown-agent", "$.cases[0].expect.target")]
+    assert result.issues[0].line == 8 and "did you mean 'analyst'?" in result.issues[0].message
+
+
+def test_a_cases_file_of_a_set_that_fails_is_still_checked_for_shape(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shutil.copytree(CONFIGS / "research", tmp_path / "research")
+    monkeypatch.chdir(tmp_path)
+    routing = tmp_path / "research" / "routing.yaml"
+    routing.write_text(routing.read_text("utf-8").replace("to: writer", "to: nobody"), "utf-8")
+    (tmp_path / "research" / "cases.yaml").write_text("cases:\n  - name: x\n", "utf-8")
+    result = check_paths(["research/cases.yaml"])
+    assert sorted({(i.file, i.code) for i in result.issues}) == [
+        ("research/cases.yaml", "required"), ("research/routing.yaml", "unknown-agent")]
+    assert result.files == 6  # listed without loading
+
+
+def test_skip_unowned_ignores_files_in_no_set(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    shutil.copytree(CONFIGS / "research", tmp_path / "research")
+    (tmp_path / "ci.yaml").write_text("on: push\n", "utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert check_paths(["ci.yaml", "research/routing.yaml"], skip_unowned=True).issues == ()
+    assert [i.code for i in check_paths(["ci.yaml"]).issues] != []

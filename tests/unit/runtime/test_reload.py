@@ -228,3 +228,22 @@ def test_a_build_whose_files_changed_while_it_read_them_is_never_served(
                          config_folder.versions["card_recommendation"]]
     assert (result.outcome, result.version) == ("unchanged", loads[0])
     assert reloader.stats.applied == 0
+
+
+def test_undoing_a_rejected_edit_is_a_rebuilt_unchanged_that_clears_the_failure(
+    config_folder: Any,
+) -> None:
+    reloader = Reloader(config_folder.path)
+    serving = reloader.current
+    routing = config_folder.path / "routing.yaml"
+    good = routing.read_text("utf-8")
+    config_folder.break_routing("schema")
+    assert reloader.reload().outcome == "rejected"
+    assert reloader.stats.last_ok is False
+    routing.write_text(good, "utf-8")
+    result = reloader.reload()
+    assert (result.outcome, result.rebuilt, result.version) == ("unchanged", True,
+                                                                serving.version)
+    assert reloader.stats.last_ok and reloader.stats.last_issues == ()
+    skipped = reloader.reload()  # nothing new since: skipped, not rebuilt
+    assert (skipped.outcome, skipped.rebuilt) == ("unchanged", False)

@@ -69,3 +69,22 @@ def test_default_parameters_when_the_target_declares_no_schema() -> None:
 def test_unknown_agent_is_a_usage_error(banking: Snapshot) -> None:
     with pytest.raises(UsageError, match="unknown agent 'ghost'"):
         handoff_tools(banking, "ghost")
+
+
+def test_the_default_parameters_refuse_nothing_the_engine_accepts() -> None:
+    """With no payload schema the engine checks no payload: the tool must not tell a model
+    that arguments are required or forbidden (it would refuse calls the engine takes)."""
+    from jsonschema import Draft202012Validator
+
+    from engine.runtime.payloads import check_payload
+
+    from .conftest import snapshot_of
+
+    snapshot = snapshot_of({"name": "concierge", "peers": ["claims"]},
+                           {"name": "claims", "handoff": {"trigger": "handoff_claims"}})
+    (tool,) = handoff_tools(snapshot, "concierge")
+    validator = Draft202012Validator(tool.parameters)
+    for payload in ({}, {"reason": "x"}, {"reason": "x", "card_last4": "4421"}, {"details": "y"}):
+        assert check_payload(snapshot, sender="concierge", target="claims", payload=payload) is None
+        assert validator.is_valid(payload), payload
+    assert set(tool.parameters["properties"]) == {"reason", "details"}

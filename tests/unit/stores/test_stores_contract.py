@@ -217,3 +217,34 @@ def test_change_feed_reports_this_stores_durable_writes(store: Store, record: Ma
         ("h-1", 3, "in_progress", False),
         ("h-2", 1, "pending", False),
     ]
+
+
+def test_ids_with_prefix_are_sorted_capped_and_exact_about_the_prefix(
+    store: Store, record: MakeRecord
+) -> None:
+    ids = ["abcd1234", "abcd9999", "abce0000", "abc", "ab%d_x", "zz\U0010ffff"]
+    for n, record_id in enumerate(ids):
+        store.add(record(n, record_id=record_id))
+    assert store.ids_with_prefix("abcd", limit=10) == ["abcd1234", "abcd9999"]
+    assert store.ids_with_prefix("abc", limit=2) == ["abc", "abcd1234"]
+    assert store.ids_with_prefix("ab%", limit=10) == ["ab%d_x"]  # no wildcards
+    assert store.ids_with_prefix("ABCD", limit=10) == []
+    assert store.ids_with_prefix("zz\U0010ffff", limit=10) == ["zz\U0010ffff"]
+
+
+def test_a_unique_prefix_resolves_and_an_ambiguous_one_lists_the_matches(
+    store: Store, record: MakeRecord
+) -> None:
+    from engine.stores.base import resolve_record_id
+
+    for n, record_id in enumerate(["f56cc95d-1", "f56cc95d-2", "37407543-x"]):
+        store.add(record(n, record_id=record_id))
+    assert resolve_record_id(store, "3740") == "37407543-x"
+    assert resolve_record_id(store, "f56cc95d-2") == "f56cc95d-2"
+    listed = r"'f56c' is ambiguous: it matches f56cc95d-1, f56cc95d-2$"
+    with pytest.raises(UsageError, match=listed):
+        resolve_record_id(store, "f56c")
+    with pytest.raises(RecordNotFound):
+        resolve_record_id(store, "999999")
+    with pytest.raises(RecordNotFound):
+        resolve_record_id(store, "374")  # shorter than 4 characters: never a prefix

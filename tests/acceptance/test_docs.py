@@ -1,0 +1,156 @@
+"""The documentation stays true: generated reference pages match the schemas, every code block
+marked `<!-- runnable -->` runs and prints what it shows, and the README's example set is valid
+and routes the sentence its tour routes."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from engine.config.loader import check_paths, load_config
+from engine.routing import Router, RouteRequest
+from tests.conftest import REPO
+
+pytestmark = pytest.mark.slow
+BIN = Path(sys.executable).parent
+PAGES = [*sorted((REPO / "docs").rglob("*.md")), REPO / "README.md"]
+MARK = "<!-- runnable -->"
+FENCE = re.compile(r"^(?P<indent> *)```(?P<lang>\w+)")
+EXIT = re.compile(r"\s+#\s*exits?\s+(\d+)$")
+
+
+@dataclass(frozen=True)
+class Block:
+    page: Path
+    line: int
+    lang: str
+    text: str
+
+
+def blocks(page: Path) -> list[Block]:
+    """Every fenced block of `page` (`runnable` or not), with its language and first line."""
+    found, lines, n = [], page.read_text("utf-8").splitlines(), 0
+    while n < len(lines):
+        opened = FENCE.match(lines[n])
+        if opened is None:
+            n += 1
+            continue
+        indent, body, start = opened["indent"], [], n
+        n += 1
+        while n < len(lines) and lines[n].strip() != "```":
+            body.append(lines[n][len(indent):])
+            n += 1
+        runnable = start > 0 and lines[start - 1].strip() == MARK
+        found.append(Block(page, start + 1, opened["lang"] if runnable else "", "\n".join(body)))
+        n += 1
+    return found
+
+
+def runnable(page: Path) -> list[Block]:
+    return [block for block in blocks(page) if block.lang]
+
+
+def _matches(expected: list[str], actual: list[str]) -> bool:
+    """Line by line; a line `...` stands for any number of lines."""
+    if not expected:
+        return not actual
+    if expected[0] == "...":
+        return any(_matches(expected[1:], actual[k:]) for k in range(len(actual) + 1))
+    return bool(actual) and expected[0] == actual[0] and _matches(expected[1:], actual[1:])
+
+
+def run_console(block: Block, cwd: Path) -> None:
+    commands: list[tuple[str, list[str]]] = []
+    for line in block.text.splitlines():
+        if line.startswith("$ "):
+            commands.append((line[2:], []))
+        else:
+            commands[-1][1].append(line)
+    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}", "NO_COLOR": "1"}
+    for command, expected in commands:
+        code = EXIT.search(command)
+        done = subprocess.run(["bash", "-c", EXIT.sub("", command)], cwd=cwd, env=env,
+                              capture_output=True, text=True, timeout=120, check=False)
+        where = f"{block.page.name}:{block.line}: $ {command}"
+        assert done.returncode == (int(code[1]) if code else 0), f"{where}\n{done.stderr}"
+        actual = (done.stdout + done.stderr).rstrip("\n").splitlines()
+        assert _matches(expected, actual), f"{where}\nexpected {expected}\ngot {actual}"
+
+
+def run_python(block: Block, cwd: Path) -> None:
+    done = subprocess.run([sys.executable, "-c", block.text], cwd=cwd, capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.returncode == 0, f"{block.page.name}:{block.line}:\n{done.stderr}"
+
+
+def test_some_blocks_are_marked_runnable() -> None:
+    kinds = {block.lang for page in PAGES for block in runnable(page)}
+    assert kinds == {"console", "python"}
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if runnable(p)],
+                         ids=lambda p: str(p.relative_to(REPO)))
+def test_runnable_blocks_print_what_they_show(page: Path, tmp_path: Path) -> None:
+    """Each page runs in its own folder holding a copy of configs/, blocks in page order."""
+    shutil.copytree(REPO / "configs", tmp_path / "configs")
+    for block in runnable(page):
+        assert block.lang in ("console", "python"), f"{page.name}:{block.line}"
+        (run_console if block.lang == "console" else run_python)(block, tmp_path)
+
+
+def test_generated_reference_pages_are_current() -> None:
+    spec = importlib.util.spec_from_file_location("gen_reference", REPO / "docs" /
+                                                  "gen_reference.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    generated = module.pages()
+    assert generated, "no pages generated"
+    for relative, text in generated.items():
+        committed = REPO / "docs" / "reference" / relative
+        assert committed.read_text("utf-8") == text, "run python docs/gen_reference.py"
+
+
+def test_the_readme_example_set_is_valid_and_routes_the_tour_sentence(tmp_path: Path) -> None:
+    """The YAML blocks of the README's config format section that name their file form a
+    complete set; it passes --strict, and the At-a-glance sentence gets the route shown."""
+    text = (REPO / "README.md").read_text("utf-8")
+    section = text.split("## Config format", 1)[1].split("\n## ", 1)[0]
+    written = 0
+    for block in blocks_in(section):
+        first = block.splitlines()[0]
+        if re.fullmatch(r"# [\w/.-]+\.yaml", first):
+            target = tmp_path / first[2:]
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(block + "\n", encoding="utf-8")
+            written += 1
+    assert written >= 5
+    result = check_paths([tmp_path])
+    assert result.issues == (), [str(issue) for issue in result.issues]
+    decision = Router(load_config(tmp_path)).route(
+        RouteRequest("concierge", "My card was stolen last night"))
+    assert (decision.target, decision.rule) == ("fraud_agent", "lost-or-stolen-card")
+
+
+def blocks_in(markdown: str) -> list[str]:
+    return [match[1] for match in re.finditer(r"```yaml\n(.*?)\n```", markdown, re.S)]
+
+
+def test_a_console_block_that_prints_otherwise_fails(tmp_path: Path) -> None:
+    assert _matches(["a", "...", "z"], ["a", "b", "c", "z"]) and _matches(["..."], [])
+    assert not _matches(["a", "z"], ["a", "b", "z"])
+    wrong = Block(tmp_path / "page.md", 1, "console", "$ echo hello\nhullo")
+    with pytest.raises(AssertionError, match="expected \\['hullo'\\]"):
+        run_console(wrong, tmp_path)
+    failing = Block(tmp_path / "page.md", 1, "console", "$ false")
+    with pytest.raises(AssertionError):
+        run_console(failing, tmp_path)
+    run_console(Block(tmp_path / "page.md", 1, "console", "$ false  # exit 1"), tmp_path)

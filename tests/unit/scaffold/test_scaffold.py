@@ -1,0 +1,68 @@
+"""`handoff init`'s starter set: valid under --strict, its cases pass, its modelines resolve."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from engine.config.catalog import export_schemas
+from engine.config.loader import check_paths, load_config
+from engine.errors import UsageError
+from engine.routing.cases import load_cases, run_case
+from engine.routing.router import Router
+from engine.scaffold import TEMPLATES, Scaffold
+
+MODELINE = re.compile(r"^# yaml-language-server: \$schema=(\S+)$")
+
+
+def _scaffold(root: Path) -> Scaffold:
+    return Scaffold(folder=root / "configs" / "desk", schemas=root / ".handoff" / "schemas",
+                    name="desk")
+
+
+def test_the_starter_set_passes_strict_check_and_its_cases(tmp_path: Path) -> None:
+    scaffold = _scaffold(tmp_path)
+    written = scaffold.write()
+    assert sorted(p.relative_to(scaffold.folder).as_posix() for p in written) == sorted(TEMPLATES)
+    result = check_paths([scaffold.folder])
+    assert result.issues == () and not result.failed(strict=True)
+    snapshot = load_config(scaffold.folder)
+    assert snapshot.config.engine.name == "desk"
+    cases, issues = load_cases(scaffold.folder / "cases.yaml", snapshot)
+    assert issues == [] and len(cases) == 4
+    router = Router(snapshot)
+    assert all(run_case(router, case).passed for case in cases)
+
+
+def test_every_modeline_points_at_the_exported_schema_of_its_kind(tmp_path: Path) -> None:
+    scaffold = _scaffold(tmp_path)
+    scaffold.write()
+    export_schemas(scaffold.schemas)
+    for relative, kind in TEMPLATES.items():
+        path = scaffold.folder / relative
+        found = MODELINE.match(path.read_text("utf-8").splitlines()[0])
+        assert found, relative
+        target = (path.parent / found.group(1)).resolve()
+        assert target == (scaffold.schemas / f"{kind}.schema.json").resolve()
+        assert target.is_file()
+        assert not os.path.isabs(found.group(1))
+
+
+def test_init_refuses_to_overwrite_and_then_writes_nothing(tmp_path: Path) -> None:
+    scaffold = _scaffold(tmp_path)
+    (scaffold.folder / "agents").mkdir(parents=True)
+    (scaffold.folder / "routing.yaml").write_text("mine\n", encoding="utf-8")
+    with pytest.raises(UsageError, match=r"refusing to overwrite existing files: .*routing\.yaml"):
+        scaffold.write()
+    assert sorted(p.name for p in scaffold.folder.rglob("*") if p.is_file()) == ["routing.yaml"]
+    assert (scaffold.folder / "routing.yaml").read_text("utf-8") == "mine\n"
+
+
+def test_a_set_name_that_is_not_a_plain_word_is_refused(tmp_path: Path) -> None:
+    scaffold = Scaffold(folder=tmp_path / "x", schemas=tmp_path / "s", name="my set")
+    with pytest.raises(UsageError, match="set name 'my set'"):
+        scaffold.write()
+    assert not (tmp_path / "x").exists()
