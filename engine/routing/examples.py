@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
 from types import MappingProxyType
 
@@ -66,12 +66,23 @@ class ExampleIndex:
     examples: tuple[Example, ...]
     normalizer: Normalizer
     packed: PackedScores | None = None
+    exact: Mapping[tuple[str, ...], int] = field(default_factory=dict)
+    """Each example's normalized words -> its agent's position (examples of one agent only):
+    a request that is one of an agent's examples scores 1 for that agent."""
 
     def scores(self, tokens: Sequence[str]) -> tuple[dict[int, float], float]:
-        """Agent position -> its best group's dot product with the query, and the query's
-        norm."""
+        """Agent position -> its similarity times the query's norm (its best group's dot
+        product, or the norm itself when the query is one of its examples), and the norm."""
         if self.packed is not None:
-            return self.packed.scores(tokens)
+            best, norm = self.packed.scores(tokens)
+        else:
+            best, norm = self._sparse_scores(tokens)
+        agent = self.exact.get(tuple(tokens)) if self.exact else None
+        if agent is not None and norm:
+            best[agent] = norm
+        return best, norm
+
+    def _sparse_scores(self, tokens: Sequence[str]) -> tuple[dict[int, float], float]:
         totals, norm = self.group_scores(tokens)
         owners = self.group_agents
         best: dict[int, float] = {}
@@ -217,4 +228,16 @@ def build_example_index(
         examples=examples,
         normalizer=normalizer,
         packed=packed_scores(terms, group_agents, unseen=unseen),
+        exact=_exact(declared, normalizer, position),
     )
+
+
+def _exact(
+    declared: Sequence[tuple[str, str, str]], normalizer: Normalizer, position: Mapping[str, int]
+) -> Mapping[tuple[str, ...], int]:
+    """Normalized example -> its agent's position, leaving out one said for several agents."""
+    owners: dict[tuple[str, ...], set[int]] = {}
+    for text, agent, _group in declared:
+        owners.setdefault(tuple(normalizer.tokens(text)), set()).add(position[agent])
+    return MappingProxyType({words: min(agents) for words, agents in owners.items()
+                             if words and len(agents) == 1})

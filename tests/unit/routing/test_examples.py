@@ -168,3 +168,28 @@ def test_a_capability_name_alone_does_not_keep_the_request(build: Build) -> None
     snap = build(agents, capabilities=capabilities, fallback="front",
                  engine={"examples": {"sender_margin": 1.0}})
     assert route(snap, TEXT).target == "fraud"
+
+
+def test_a_request_that_is_an_example_scores_one_for_its_agent(build: Build) -> None:
+    capabilities = {"c_front": {"examples": [
+        "what cards do I have", "do you offer a card reader", "what do you offer on my card",
+        "what card do I use", "cards you offer"]}}
+    agents = [{"name": "front", "capabilities": ["c_front"]},
+              {"name": "cards", "examples": ["what cards do you offer", "upgrade to a metal card",
+                                             "a card with cashback", "compare premium cards"]}]
+    snap = build(agents, capabilities=capabilities, fallback="front")
+    index = snap.example_index
+    assert index is not None and index.packed is not None
+    tokens = index.normalizer.tokens("What cards do you offer?")
+    centroid, _norm = index.packed.scores(tokens)
+    assert centroid[0] > centroid[1]  # the entry agent's centroid is closer...
+    decision = route(snap, "What cards do you offer?")
+    assert decision.examples is not None and decision.examples.score == pytest.approx(1.0)
+    assert (decision.target, decision.layer) == ("cards", Layer.example)  # ...the example wins
+
+
+def test_an_example_of_two_agents_is_no_shortcut(build: Build) -> None:
+    agents = [{"name": "front", "examples": ["reset my password", "hello there"]},
+              {"name": "x", "examples": ["reset my password", "open an account"]}]
+    index = build(agents, fallback="front").example_index
+    assert index is not None and ("reset", "my", "password") not in index.exact
