@@ -12,6 +12,7 @@ scores are the same on every run and every machine. Built once per snapshot; pur
 from __future__ import annotations
 
 import math
+import struct
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -37,7 +38,7 @@ class PackedScores:
     words: Mapping[str, Entry]
     pairs: Mapping[str, Mapping[str, Entry]]
     spans: tuple[tuple[int, int, int], ...]
-    size: int
+    layout: struct.Struct
     unseen: float
 
     def scores(self, tokens: Sequence[str]) -> tuple[dict[int, float], float]:
@@ -70,13 +71,17 @@ class PackedScores:
         """Agent position -> the highest of its groups' totals (agents at zero left out)."""
         if not total:
             return {}
-        fields = memoryview(total.to_bytes(self.size * BITS // 8, "little")).cast("Q")
+        fields = self._fields(total)
         found: dict[int, float] = {}
         for agent, start, end in self.spans:
-            top = fields[start] if end - start == 1 else max(fields[start:end])
+            top = max(fields[start:end])
             if top:
                 found[agent] = top / SCALE
         return found
+
+    def _fields(self, total: int) -> tuple[int, ...]:
+        """The groups' fixed-point totals held in a packed sum."""
+        return self.layout.unpack(total.to_bytes(self.layout.size, "little"))
 
     def totals(self, tokens: Sequence[str]) -> list[float]:
         """Every group's dot product with the request (for explanations)."""
@@ -87,8 +92,7 @@ class PackedScores:
         for first, second in dict.fromkeys(pairwise(tokens)):
             entry = self.pairs.get(first, {}).get(second)
             total += 0 if entry is None else entry[1]
-        fields = memoryview(total.to_bytes(self.size * BITS // 8, "little")).cast("Q")
-        return [value / SCALE for value in fields]
+        return [value / SCALE for value in self._fields(total)]
 
 
 def pack(contributions: Sequence[tuple[int, float]]) -> int:
@@ -127,4 +131,4 @@ def packed_scores(
             pairs.setdefault(first, {})[second] = entry
         else:
             words[term] = entry
-    return PackedScores(words, pairs, tuple(spans), size, unseen)
+    return PackedScores(words, pairs, tuple(spans), struct.Struct(f"<{size}Q"), unseen)
