@@ -205,15 +205,7 @@ def build_example_index(
     )
     names = tuple(agent.name for agent in agents)
     position = {name: n for n, name in enumerate(names)}
-    found: dict[tuple[str, str], list[Mapping[str, float]]] = {}
-    for (_text, agent, group), example in zip(declared, examples, strict=True):
-        found.setdefault((agent, group), []).append(example.vector)
-    # Groups numbered agent by agent (declaration order within an agent).
-    groups = sorted(found, key=lambda key: position[key[0]])
-    contributions: dict[str, list[Contribution]] = {}
-    for number, key in enumerate(groups):
-        for term, weight in _centroid(found[key]).items():
-            contributions.setdefault(term, []).append((number, idf[term] * weight))
+    groups, contributions = _centroids(examples, declared, idf, position)
     unseen = ((math.log(len(documents) + 1) + 1.0) * UNSEEN) ** 2
     # A plain dict behind the read-only `Mapping` type: lookups in a mappingproxy cost a
     # little more, and this one runs once per word of every request.
@@ -230,6 +222,25 @@ def build_example_index(
         packed=packed_scores(terms, group_agents, unseen=unseen),
         exact=_exact(declared, normalizer, position),
     )
+
+
+def _centroids(
+    examples: Sequence[Example],
+    declared: Sequence[tuple[str, str, str]],
+    idf: Mapping[str, float],
+    position: Mapping[str, int],
+) -> tuple[list[tuple[str, str]], dict[str, list[Contribution]]]:
+    """The example groups as (agent, group), numbered agent by agent (declaration order
+    within an agent), and each term's contributions to their centroids."""
+    found: dict[tuple[str, str], list[Mapping[str, float]]] = {}
+    for (_text, agent, group), example in zip(declared, examples, strict=True):
+        found.setdefault((agent, group), []).append(example.vector)
+    groups = sorted(found, key=lambda key: position[key[0]])
+    contributions: dict[str, list[Contribution]] = {}
+    for number, key in enumerate(groups):
+        for term, weight in _centroid(found[key]).items():
+            contributions.setdefault(term, []).append((number, idf[term] * weight))
+    return groups, contributions
 
 
 def _exact(
