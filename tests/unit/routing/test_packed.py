@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from engine.config.loader import load_config
 from engine.routing.examples import ExampleIndex
-from engine.routing.packed import MAX_GROUPS, pack
+from engine.routing.packed import MAX_GROUPS, pack, packed_scores
 from tests.unit.routing.conftest import Build
 
 BANKING = Path(__file__).resolve().parents[3] / "configs" / "banking"
@@ -88,3 +88,10 @@ def test_many_groups_keep_the_sparse_lists(build: Build) -> None:
     assert index is not None and index.packed is None
     scores, norm = index.scores(["topic7", "request"])
     assert max(scores, key=scores.__getitem__) == 8 and norm > 0
+
+
+def test_an_agents_groups_must_be_consecutive() -> None:
+    terms = {"card": (1.0, ((0, 0.5), (2, 0.5)))}
+    assert packed_scores(terms, (0, 1, 1), unseen=1.0) is not None
+    with pytest.raises(ValueError, match="consecutively"):
+        packed_scores(terms, (0, 1, 0), unseen=1.0)
