@@ -33,8 +33,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="folder for the learned set (must not exist or be empty)")
     parser.add_argument("--holdout", type=float, default=0.2, metavar="F",
                         help="share of the corpus held out to measure the gain (default: 0.2)")
-    parser.add_argument("--max-examples", type=int, default=300, metavar="N",
-                        help="most examples learned per agent (default: 300)")
+    parser.add_argument("--max-examples", type=int, default=1000, metavar="N",
+                        help="most examples learned per agent (default: 1000)")
     parser.add_argument("--format", choices=FORMATS, default="text",
                         help="report format (default: text)")
 
@@ -53,6 +53,8 @@ def _document(outcome: Outcome, out: str) -> dict[str, Any]:
         "test_rows": outcome.test_rows,
         "before": _figures(outcome.before),
         "after": _figures(outcome.after),
+        "thresholds": {"min_score": outcome.thresholds.min_score,
+                       "margin": outcome.thresholds.margin},
         "examples": {agent: outcome.learned.count(agent) for agent in agents},
         "keywords": [{"agent": k.agent, "keyword": k.text, "z": round(k.z, 2),
                       "precision": round(k.precision, 3), "rows": k.support}
@@ -72,6 +74,9 @@ def _text(document: dict[str, Any]) -> str:
                        ("false_transfer_rate", "false transfers")):
         lines.append(f"  {label:<20}{before[key]:>8.1%}{after[key]:>8.1%}")
     examples = ", ".join(f"{agent} {n}" for agent, n in document["examples"].items())
+    chosen = document["thresholds"]
+    lines.append(f"examples layer: min_score {chosen['min_score']}, margin {chosen['margin']} "
+                 "(the most accurate on rows held out of the learning part)")
     lines.append(f"learned from all rows: examples: {examples or 'none'}")
     for keyword in document["keywords"]:
         lines.append(f"  keyword {keyword['keyword']!r} -> {keyword['agent']} "
@@ -103,7 +108,8 @@ def execute(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.corpus} holds no rows to learn from")
     outcome = learn(snapshot, rows, holdout=args.holdout, cap=args.max_examples)
     out = Path(args.out)
-    write_learned(snapshot, out, outcome.learned.added, outcome.keywords, source=args.corpus)
+    write_learned(snapshot, out, outcome.learned.added, outcome.keywords, source=args.corpus,
+                  thresholds=outcome.thresholds)
     document = _document(outcome, args.out)
     print(json.dumps(document, indent=2) if args.format == "json" else _text(document))
     result = check_paths([out])

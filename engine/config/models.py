@@ -225,10 +225,12 @@ def _preset(value: Any) -> Any:
 
 class ExamplesSpec(Frozen):
     """When the examples layer answers: the best agent's similarity must reach `min_score`
-    and beat the runner-up by `margin`; `nearest` examples are kept for explanations."""
+    and beat the runner-up by `margin` (and the sender by `sender_margin` when the request
+    says the sender's own keywords); `nearest` examples are kept for explanations."""
 
     min_score: float = 0.15
     margin: float = 0.05
+    sender_margin: float = 0.1
     nearest: int = 3
 
 

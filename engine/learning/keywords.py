@@ -17,6 +17,8 @@ from engine.routing.normalize import Normalizer
 
 PRIOR = 500.0
 """Total weight of the prior (pseudo-counts spread like the whole corpus)."""
+COMMON = 0.05
+"""A word in more than this share of an agent's rows is common in its requests."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,8 +36,9 @@ def _terms(tokens: Sequence[str]) -> set[tuple[str, ...]]:
     return {(t,) for t in tokens} | set(pairwise(tokens))
 
 
-def _spellings(rows: Sequence[Row], normalizer: Normalizer) -> dict[tuple[str, ...], str]:
-    """The most frequent surface spelling of each term (lower-cased words, as typed)."""
+def spellings(rows: Sequence[Row], normalizer: Normalizer) -> dict[tuple[str, ...], str]:
+    """The most frequent surface spelling of each term (lower-cased words, as typed), among
+    the spellings of the fewest words: "don't" for (do, not), not "er don't"."""
     seen: dict[tuple[str, ...], Counter[str]] = {}
     for row in rows:
         words = row.text.lower().split()
@@ -43,21 +46,33 @@ def _spellings(rows: Sequence[Row], normalizer: Normalizer) -> dict[tuple[str, .
             for start in range(len(words) - size + 1):
                 surface = " ".join(w.strip(".,!?;:\"()") for w in words[start:start + size])
                 key = tuple(normalizer.tokens(surface))
-                if len(key) == size:
+                if 0 < len(key) <= 2 and size <= len(key):
                     seen.setdefault(key, Counter())[surface] += 1
-    return {key: counts.most_common(1)[0][0] for key, counts in seen.items()}
+    return {key: min(counts.items(), key=lambda item: (len(item[0].split()), -item[1],
+                                                       item[0]))[0]
+            for key, counts in seen.items()}
 
 
-def _common_words(documents: Sequence[tuple[str, set[tuple[str, ...]]]]) -> set[str]:
-    """Words used by more than half of the agents ("at", "my", "card"): a keyword made only
-    of them would fire on everybody's requests."""
+def _common_words(documents: Sequence[tuple[str, set[tuple[str, ...]]]]) -> dict[str, set[str]]:
+    """Agent -> the words common outside its rows: used by more than half of the agents
+    ("at", "my", "card"), or in more than `COMMON` of another agent's rows ("do", "not" in
+    everyday requests). A keyword made only of them would fire on other agents' requests,
+    whatever share of this corpus says otherwise."""
     users: dict[str, set[str]] = {}
+    rows: dict[str, Counter[str]] = {}
     for agent, terms in documents:
+        counts = rows.setdefault(agent, Counter())
         for term in terms:
             if len(term) == 1:
                 users.setdefault(term[0], set()).add(agent)
-    agents = {agent for agent, _ in documents}
-    return {word for word, who in users.items() if len(who) * 2 > len(agents)}
+                counts[term[0]] += 1
+    sizes = Counter(agent for agent, _ in documents)
+    everyone = {word for word, who in users.items() if len(who) * 2 > len(sizes)}
+    frequent = {agent: {word for word, n in counts.items() if n > COMMON * sizes[agent]}
+                for agent, counts in rows.items()}
+    return {agent: everyone.union(*(words for other, words in frequent.items()
+                                    if other != agent))
+            for agent in sizes}
 
 
 def z_score(count: int, support: int, mine: int, total: int) -> float:
@@ -74,7 +89,7 @@ def z_score(count: int, support: int, mine: int, total: int) -> float:
 @dataclass(frozen=True, slots=True)
 class _Limits:
     known: set[tuple[str, ...]]
-    common: set[str]
+    common: dict[str, set[str]]
     min_support: int
     min_precision: float
     min_z: float
@@ -90,7 +105,8 @@ def _agent_keywords(
         support = total[term]
         if support < limits.min_support or term in limits.known or term not in spelled:
             continue
-        if all(word in limits.common for word in term) or count < limits.min_precision * support:
+        common = limits.common.get(agent, set())
+        if all(word in common for word in term) or count < limits.min_precision * support:
             continue
         z = z_score(count, support, n_mine, all_count)
         if z >= limits.min_z:
@@ -120,7 +136,7 @@ def log_odds(
     for agent, terms in documents:
         by_agent.setdefault(agent, Counter()).update(terms)
         total.update(terms)
-    spelled = _spellings(rows, normalizer)
+    spelled = spellings(rows, normalizer)
     found: list[Keyword] = []
     for agent in agents:
         found += _agent_keywords(agent, by_agent[agent], total, spelled, limits)[:per_agent]

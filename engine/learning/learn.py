@@ -1,5 +1,6 @@
-"""Learning from a labelled corpus: split it, learn examples and keywords from one part,
-measure the gain on the other, then learn again from all of it for the set to write.
+"""Learning from a labelled corpus: split it, choose the examples layer's thresholds and learn
+examples and keywords from one part, measure the gain on the other, then learn again from all
+of it for the set to write.
 
 Pure over models and rows; `engine.learning.write` writes the files.
 """
@@ -16,6 +17,7 @@ from engine.evaluation.metrics import Tally
 from engine.evaluation.run import evaluate
 from engine.learning.examples import Learned, choose_examples, with_examples
 from engine.learning.keywords import Keyword, log_odds
+from engine.learning.thresholds import Thresholds, choose_thresholds, with_thresholds
 from engine.learning.write import primary_capability
 from engine.routing.router import Router
 
@@ -26,19 +28,23 @@ class Outcome:
 
     learned: Learned
     keywords: tuple[Keyword, ...]
+    thresholds: Thresholds
     before: Tally
     after: Tally
     train_rows: int
     test_rows: int
 
 
-def split(rows: Sequence[Row], snapshot: Snapshot, holdout: float) -> tuple[list[Row], list[Row]]:
-    """A stable split by the hash of each normalized utterance (duplicates stay together)."""
+def split(
+    rows: Sequence[Row], snapshot: Snapshot, holdout: float, *, salt: str = ""
+) -> tuple[list[Row], list[Row]]:
+    """A stable split by the hash of each normalized utterance (duplicates stay together).
+    Another `salt` splits the rows afresh (a part split again keeps rows on both sides)."""
     normalize = snapshot.keyword_index.normalizer.tokens
     train: list[Row] = []
     test: list[Row] = []
     for row in rows:
-        key = " ".join(normalize(row.text)).encode("utf-8")
+        key = (salt + " ".join(normalize(row.text))).encode("utf-8")
         (test if zlib.crc32(key) % 1000 < holdout * 1000 else train).append(row)
     return train, test
 
@@ -92,12 +98,26 @@ def learned_snapshot(snapshot: Snapshot, learned: Learned, keywords: Sequence[Ke
 
 
 def learn(snapshot: Snapshot, rows: Sequence[Row], *, holdout: float, cap: int) -> Outcome:
-    """Measure on a held-out part what learning from the rest gains, then learn from all."""
+    """Measure on a held-out part what learning from the rest gains (thresholds chosen on
+    the rest too), then learn from all rows with those thresholds."""
     train, test = split(rows, snapshot, holdout)
     names = tuple(snapshot.agents)
-    trial_learned, trial_keywords = learn_from(snapshot, train, cap=cap)
-    trial = learned_snapshot(snapshot, trial_learned, trial_keywords)
+    thresholds = tuned_thresholds(snapshot, train, cap=cap)
+    tuned = with_thresholds(snapshot, thresholds)
+    trial = learned_snapshot(tuned, *learn_from(tuned, train, cap=cap))
     before = evaluate(Router(snapshot), test, agents=names, worst=0).tally
     after = evaluate(Router(trial), test, agents=names, worst=0).tally
-    learned, keywords = learn_from(snapshot, rows, cap=cap)
-    return Outcome(learned, tuple(keywords), before, after, len(train), len(test))
+    learned, keywords = learn_from(tuned, rows, cap=cap)
+    return Outcome(learned, tuple(keywords), thresholds, before, after, len(train), len(test))
+
+
+def tuned_thresholds(snapshot: Snapshot, rows: Sequence[Row], *, cap: int) -> Thresholds:
+    """The examples-layer thresholds a set learned from `rows` routes best with."""
+    def learner(base: Snapshot, part: Sequence[Row]) -> Snapshot:
+        return learned_snapshot(base, *learn_from(base, part, cap=cap))
+
+    def splitter(part: Sequence[Row], base: Snapshot, share: float) -> tuple[list[Row], list[Row]]:
+        return split(part, base, share, salt="thresholds ")
+
+    chosen, _accuracy = choose_thresholds(snapshot, rows, learner=learner, splitter=splitter)
+    return chosen

@@ -19,6 +19,7 @@ from engine.config.snapshot import Snapshot
 from engine.errors import UsageError
 from engine.learning.examples import Place
 from engine.learning.keywords import Keyword
+from engine.learning.thresholds import Thresholds, thresholds_of
 
 
 def _yaml() -> YAML:
@@ -85,8 +86,10 @@ def write_learned(
     keywords: Sequence[Keyword],
     *,
     source: str,
+    thresholds: Thresholds | None = None,
 ) -> dict[str, Path]:
-    """Write the learned set into `out`; returns source file -> written copy."""
+    """Write the learned set into `out` (with the examples layer's `thresholds` in its
+    engine.yaml when they differ from the set's); returns source file -> written copy."""
     copies = copy_set(snapshot, out)
     config = snapshot.config
     note = f"learned by `handoff learn` from {source}"
@@ -106,9 +109,25 @@ def write_learned(
     for place in sorted(added):
         examples_of(place, sorted(set(added[place]), key=str.lower))
     _keyword_edits(snapshot, keywords, copies, edits, note)
+    if thresholds is not None and thresholds != thresholds_of(snapshot):
+        engine_file = config.engine.source
+        edits.setdefault(copies[engine_file.file if engine_file else ""], []).append(
+            lambda d: _set_thresholds(d, thresholds, note))
     for path, changes in edits.items():
         _edit(path, lambda data, changes=changes: [change(data) for change in changes])
     return copies
+
+
+def _set_thresholds(document: CommentedMap, thresholds: Thresholds, note: str) -> None:
+    """Set `examples.min_score` and `examples.margin` in an engine document."""
+    block = document.get("examples")
+    if not isinstance(block, CommentedMap):
+        block = CommentedMap()
+        document["examples"] = block
+    block["min_score"] = thresholds.min_score
+    block["margin"] = thresholds.margin
+    document.yaml_set_comment_before_after_key(
+        "examples", before=f"{note} (min_score, margin: the most accurate on held-out rows)")
 
 
 def _keyword_edits(

@@ -57,6 +57,15 @@ class ExampleMatch:
     def margin(self) -> float:
         return self.score - self.runner_up
 
+    def similarity(self, agent: str) -> float:
+        """`agent`'s similarity to the request (0 when none of its examples shares a term)."""
+        names = self._index.agent_names
+        return self.similarity_at(names.index(agent)) if agent in names else 0.0
+
+    def similarity_at(self, position: int) -> float:
+        """The similarity of the agent at `position` (declaration order)."""
+        return self._scores.get(position, 0.0) / self._norm
+
     @property
     def ranked(self) -> tuple[tuple[str, float], ...]:
         """Every agent with a non-zero similarity, best first (declaration order on ties)."""

@@ -1,6 +1,7 @@
 """The examples index: example utterances compiled into TF-IDF centroids over word unigrams
 and bigrams (one per agent for its own examples, one per capability it declares with
-examples), stored as per-term contributions so a query costs O(its terms).
+examples), stored as per-term contributions so a query costs O(its terms) (packed into one
+integer a term by `engine.routing.packed` when the groups are few).
 
 Built once per snapshot; scoring is pure. Policy and thresholds are the router's business;
 explanations (nearest examples, deciding terms) live in `engine.routing.evidence`.
@@ -10,12 +11,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
 from types import MappingProxyType
 
 from engine.config.models import AgentSpec, CapabilitySpec
 from engine.routing.normalize import Normalizer
+from engine.routing.packed import PackedScores, packed_scores
 
 DENSE = 256
 """Up to this many example groups, scores accumulate in a list (twice as fast as a dict)."""
@@ -50,9 +52,10 @@ class ExampleIndex:
     scores the best of its groups (its own examples, each of its capabilities' examples).
 
     `terms[t] = (idf, ((group, idf * centroid weight), ...))`; `group_agents[g]` is the agent
-    position of group `g`. A word the examples never use still counts in the query's norm
-    (`unseen` is its squared weight), so a query made mostly of unknown words scores low; an
-    unknown pair of words does not count.
+    position of group `g` (an agent's groups are consecutive). A word the examples never use
+    still counts in the query's norm (`unseen` is its squared weight), so a query made mostly
+    of unknown words scores low; an unknown pair of words does not count. `packed` holds the
+    same contributions packed for fast scoring (None with very many groups).
     """
 
     terms: Mapping[str, tuple[float, tuple[Contribution, ...]]]
@@ -62,10 +65,24 @@ class ExampleIndex:
     group_names: tuple[str, ...]
     examples: tuple[Example, ...]
     normalizer: Normalizer
+    packed: PackedScores | None = None
+    exact: Mapping[tuple[str, ...], int] = field(default_factory=dict)
+    """Each example's normalized words -> its agent's position (examples of one agent only):
+    a request that is one of an agent's examples scores 1 for that agent."""
 
     def scores(self, tokens: Sequence[str]) -> tuple[dict[int, float], float]:
-        """Agent position -> its best group's dot product with the query, and the query's
-        norm."""
+        """Agent position -> its similarity times the query's norm (its best group's dot
+        product, or the norm itself when the query is one of its examples), and the norm."""
+        if self.packed is not None:
+            best, norm = self.packed.scores(tokens)
+        else:
+            best, norm = self._sparse_scores(tokens)
+        agent = self.exact.get(tuple(tokens)) if self.exact else None
+        if agent is not None and norm:
+            best[agent] = norm
+        return best, norm
+
+    def _sparse_scores(self, tokens: Sequence[str]) -> tuple[dict[int, float], float]:
         totals, norm = self.group_scores(tokens)
         owners = self.group_agents
         best: dict[int, float] = {}
@@ -188,22 +205,50 @@ def build_example_index(
     )
     names = tuple(agent.name for agent in agents)
     position = {name: n for n, name in enumerate(names)}
-    groups: dict[tuple[str, str], list[Mapping[str, float]]] = {}
-    for (_text, agent, group), example in zip(declared, examples, strict=True):
-        groups.setdefault((agent, group), []).append(example.vector)
-    contributions: dict[str, list[Contribution]] = {}
-    for number, vectors in enumerate(groups.values()):
-        for term, weight in _centroid(vectors).items():
-            contributions.setdefault(term, []).append((number, idf[term] * weight))
-    unseen = (math.log(len(documents) + 1) + 1.0) * UNSEEN
+    groups, contributions = _centroids(examples, declared, idf, position)
+    unseen = ((math.log(len(documents) + 1) + 1.0) * UNSEEN) ** 2
+    # A plain dict behind the read-only `Mapping` type: lookups in a mappingproxy cost a
+    # little more, and this one runs once per word of every request.
+    terms = {term: (idf[term], tuple(pairs)) for term, pairs in contributions.items()}
+    group_agents = tuple(position[agent] for agent, _group in groups)
     return ExampleIndex(
-        # A plain dict behind the read-only `Mapping` type: lookups in a mappingproxy cost a
-        # little more, and this one runs once per word of every request.
-        terms={term: (idf[term], tuple(found)) for term, found in contributions.items()},
-        unseen=unseen * unseen,
+        terms=terms,
+        unseen=unseen,
         agent_names=names,
-        group_agents=tuple(position[agent] for agent, _group in groups),
+        group_agents=group_agents,
         group_names=tuple(group for _agent, group in groups),
         examples=examples,
         normalizer=normalizer,
+        packed=packed_scores(terms, group_agents, unseen=unseen),
+        exact=_exact(declared, normalizer, position),
     )
+
+
+def _centroids(
+    examples: Sequence[Example],
+    declared: Sequence[tuple[str, str, str]],
+    idf: Mapping[str, float],
+    position: Mapping[str, int],
+) -> tuple[list[tuple[str, str]], dict[str, list[Contribution]]]:
+    """The example groups as (agent, group), numbered agent by agent (declaration order
+    within an agent), and each term's contributions to their centroids."""
+    found: dict[tuple[str, str], list[Mapping[str, float]]] = {}
+    for (_text, agent, group), example in zip(declared, examples, strict=True):
+        found.setdefault((agent, group), []).append(example.vector)
+    groups = sorted(found, key=lambda key: position[key[0]])
+    contributions: dict[str, list[Contribution]] = {}
+    for number, key in enumerate(groups):
+        for term, weight in _centroid(found[key]).items():
+            contributions.setdefault(term, []).append((number, idf[term] * weight))
+    return groups, contributions
+
+
+def _exact(
+    declared: Sequence[tuple[str, str, str]], normalizer: Normalizer, position: Mapping[str, int]
+) -> Mapping[tuple[str, ...], int]:
+    """Normalized example -> its agent's position, leaving out one said for several agents."""
+    owners: dict[tuple[str, ...], set[int]] = {}
+    for text, agent, _group in declared:
+        owners.setdefault(tuple(normalizer.tokens(text)), set()).add(position[agent])
+    return MappingProxyType({words: min(agents) for words, agents in owners.items()
+                             if words and len(agents) == 1})

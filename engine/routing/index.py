@@ -35,6 +35,8 @@ class KeywordIndex:
     agents_by_capability: Mapping[str, tuple[int, ...]]
     agent_names: tuple[str, ...]
     normalizer: Normalizer
+    names_only: frozenset[str] = frozenset()
+    """Spellings that only capability names produce (no keyword or synonym says them)."""
 
     def match_words(self, tokens: Sequence[str]) -> dict[str, list[str]]:
         """Capabilities signalled by already-tokenized text, each with its matched keywords
@@ -65,6 +67,15 @@ class KeywordIndex:
         """Capabilities signalled by `text`, each with the keywords that matched it."""
         return self.match_words(self.normalizer.tokens(text))
 
+    def own_keywords(self, matched: Mapping[str, list[str]], position: int) -> list[str]:
+        """The declared keywords and synonyms in `matched` (capability -> keywords) that
+        signal a capability of the agent at `position`; bare capability names do not count."""
+        found: list[str] = []
+        for capability, keywords in matched.items():
+            if position in self.agents_by_capability.get(capability, ()):
+                found += [k for k in keywords if k not in self.names_only and k not in found]
+        return found
+
     def score(self, capabilities: Iterable[str]) -> dict[int, int]:
         """Agent position -> number of the given capabilities that agent declares."""
         scores: dict[int, int] = {}
@@ -77,20 +88,25 @@ class KeywordIndex:
 
 def _keyword_phrases(
     capabilities: Mapping[str, CapabilitySpec], normalizer: Normalizer
-) -> dict[Phrase, tuple[str, list[str]]]:
-    """Every keyword as its words -> (its first spelling, the capabilities it signals).
-    Keywords and synonyms come before the capability's name, so when stemming makes them
-    one (the name `cards`, the keyword `card`) the spelling shown is the keyword's."""
+) -> tuple[dict[Phrase, tuple[str, list[str]]], set[Phrase]]:
+    """Every keyword as its words -> (its first spelling, the capabilities it signals), and
+    the phrases that some keyword or synonym says (not only a capability's name). Keywords
+    and synonyms come before the capability's name, so when stemming makes them one (the
+    name `cards`, the keyword `card`) the spelling shown is the keyword's."""
     phrases: dict[Phrase, tuple[str, list[str]]] = {}
+    declared: set[Phrase] = set()
     for capability in capabilities.values():
-        for keyword in (*capability.keywords, *capability.synonyms, capability.name):
+        said = (*capability.keywords, *capability.synonyms)
+        for keyword in (*said, capability.name):
             words_ = normalizer.phrase(keyword)
             if not words_:
                 continue
+            if keyword in said:
+                declared.add(words_)
             _spelling, names = phrases.setdefault(words_, (keyword.strip(), []))
             if capability.name not in names:
                 names.append(capability.name)
-    return phrases
+    return phrases, declared
 
 
 def build_keyword_index(
@@ -106,7 +122,8 @@ def build_keyword_index(
     the least likely to be a common word that would make every request check the phrase."""
     normalizer = normalizer or normalizer_for()
     entries: dict[str, list[Entry]] = {}
-    for words_, (spelling, names) in _keyword_phrases(capabilities, normalizer).items():
+    phrases, declared = _keyword_phrases(capabilities, normalizer)
+    for words_, (spelling, names) in phrases.items():
         key = max(words_, key=len) if normalizer.window else words_[0]
         entries.setdefault(key, []).append((words_, spelling, tuple(names)))
     names_in_order: list[str] = []
@@ -124,4 +141,6 @@ def build_keyword_index(
         agents_by_capability=MappingProxyType({k: tuple(v) for k, v in by_capability.items()}),
         agent_names=tuple(names_in_order),
         normalizer=normalizer,
+        names_only=frozenset(spelling for words_, (spelling, _caps) in phrases.items()
+                             if words_ not in declared),
     )

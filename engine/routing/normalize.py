@@ -11,12 +11,16 @@ import functools
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
+from operator import eq
 
 from engine.config.models import NormalizationSpec
 from engine.routing.speech import CONTRACTIONS, FILLER_PHRASES, FILLERS, SPOKEN, SUFFIXES
 
 _WORD = re.compile(r"[^\W_]+")
 _WORD_APOSTROPHE = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
+_ASCII_WORD = re.compile(r"[a-z0-9]+")
+_ASCII_WORD_APOSTROPHE = re.compile(r"[a-z0-9]+(?:'[a-z0-9]+)*")
+"""The same words in lower-cased ASCII text, a third faster to find."""
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "`": "'", "´": "'"})
 _MEMO = 1 << 16
 """Distinct words memoized per normalizer before the memo starts over."""
@@ -68,18 +72,25 @@ def _fluent(tokens: Tokens) -> Tokens:
 _PHRASE_ENDS = frozenset(filler[-1] for filler in FILLER_PHRASES)
 
 
+def _fluent_already(tokens: Tokens) -> bool:
+    """No word repeated back to back and no filler phrase ending: `_fluent` would change
+    nothing (the common case, checked without a Python-level loop)."""
+    return _PHRASE_ENDS.isdisjoint(tokens) and not any(map(eq, tokens, tokens[1:]))
+
+
 class Normalizer:
     """Turns text into the tokens every layer matches on. `steps` names the steps it runs.
 
     Each word goes through contractions, fillers and stemming on its own (memoized, so a
     word seen before costs one lookup); then stutters and filler phrases go, in context."""
 
-    __slots__ = ("_memo", "_pattern", "_stem", "spec", "steps", "window")
+    __slots__ = ("_ascii", "_memo", "_pattern", "_stem", "spec", "steps", "window")
 
     def __init__(self, spec: NormalizationSpec | None = None) -> None:
         self.spec = spec = spec or NormalizationSpec()
         self.window = spec.phrase_window
         self._pattern = _WORD_APOSTROPHE if spec.contractions else _WORD
+        self._ascii = _ASCII_WORD_APOSTROPHE if spec.contractions else _ASCII_WORD
         self._stem: Callable[[str], str] | None = None
         if spec.stemming != "none":
             import snowballstemmer  # type: ignore[import-untyped]  # only configs that stem
@@ -101,7 +112,7 @@ class Normalizer:
         if spec.contractions and (not ascii_ or "`" in text):  # translate() is slow: skip it
             text = text.translate(_APOSTROPHES)
         text = text.casefold() if spec.casefold else text.lower()
-        return self._pattern.findall(text)
+        return (self._ascii if ascii_ else self._pattern).findall(text)
 
     def _expand(self, tokens: Tokens) -> Tokens:
         return _expand(tokens) if self.spec.contractions else tokens
@@ -126,22 +137,13 @@ class Normalizer:
     def tokens(self, text: str) -> Tokens:
         """The normalized words of `text`, in order."""
         memo, word = self._memo.get, self._word
-        if not self.spec.disfluencies:
-            tokens: Tokens = []
-            for raw in self._split(text):
-                words = memo(raw)
-                tokens += word(raw) if words is None else words
-            return tokens
-        out: Tokens = []  # the `_fluent` pass, fused into the loop (the hot path)
+        tokens: Tokens = []
         for raw in self._split(text):
             words = memo(raw)
-            for token in word(raw) if words is None else words:
-                if out and out[-1] == token:
-                    continue
-                out.append(token)
-                if token in _PHRASE_ENDS:
-                    out = _fluent(out)
-        return out
+            tokens += word(raw) if words is None else words
+        if self.spec.disfluencies and not _fluent_already(tokens):
+            return _fluent(tokens)
+        return tokens
 
     def phrase(self, text: str) -> tuple[str, ...]:
         """A keyword or phrase as the tuple of normalized words it must match."""

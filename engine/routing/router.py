@@ -119,18 +119,35 @@ class Router:
         decision = self._rules(request, sender, history, text, candidates)
         if decision is None:
             decision = self._keywords(request, sender, history, text, candidates)
-        match = None
+        match, kept = None, ""
         if decision is None and self._examples is not None:
             match = self._nearest(text.tokens)
             if match is not None:
-                decision = self._by_examples(request, sender, history, match, candidates)
-        if decision is None:
+                kept = self._kept(sender, text, match)
+                decision = self._by_examples(
+                    request, sender, history, match, candidates, kept=bool(kept))
+        if decision is None and not kept:
             decision = self._fallback(request, sender, history, candidates, match)
         if decision is None:
-            detail = "no layer found a target that policy allows"
+            detail = kept or "no layer found a target that policy allows"
             decision = self._refuse(
                 request, None, Reason.no_route, detail, tuple(candidates), match)
         return decision
+
+    def _kept(self, sender: AgentPolicy, text: TextView, match: ExampleMatch) -> str:
+        """Why the request stays with its sender despite the examples layer, or "": it says
+        the sender's own keywords and no other agent is clearly closer (by `sender_margin`)."""
+        if match.agent == sender.name or not text.capabilities:
+            return ""
+        own = self._index.own_keywords(text.capabilities, sender.position)
+        if not own:
+            return ""
+        lead = match.score - match.similarity_at(sender.position)
+        needed = self._tables.examples.sender_margin
+        if lead >= needed:
+            return ""
+        return (f"the sender's own keywords ({', '.join(own)}) keep the request: "
+                f"{match.agent} leads the sender by {lead:.2f}, less than {needed:.2f}")
 
     def _rules(
         self,
@@ -219,11 +236,13 @@ class Router:
         history: Sequence[Hop],
         match: ExampleMatch,
         candidates: list[Candidate],
+        *,
+        kept: bool,
     ) -> RouteDecision | None:
-        """The closest agent when it is close enough and clear of the runner-up, under
-        policy; otherwise nothing (the request falls through to the fallback)."""
+        """The closest agent when it is close enough and clear of the runner-up (and of the
+        sender, when `kept`), under policy; otherwise nothing (the request falls through)."""
         settings = self._tables.examples
-        if match.score < settings.min_score or match.margin < settings.margin:
+        if kept or match.score < settings.min_score or match.margin < settings.margin:
             reason: Reason | None = Reason.unclear
         else:
             reason = policy.check(self._tables, sender, match.agent, history)

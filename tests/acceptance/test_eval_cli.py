@@ -15,11 +15,13 @@ from tests.conftest import CONFIGS
 pytestmark = pytest.mark.slow
 BANKING = CONFIGS / "banking"
 CORPUS = BANKING / "corpus"
-# Floors for the shipped corpora: the held-out ones were never tuned on.
+# Floors for the shipped corpora, a few points under what the set measures: the held-out ones
+# (and blind.csv, written before its author read the set's examples) were never tuned on.
 FLOORS = {
-    "dev.csv": ("0.90", "specialists=0.85", "0.03"),
-    "holdout.csv": ("0.85", "specialists=0.75", "0.05"),
+    "dev.csv": ("0.95", "specialists=0.90", "0.02"),
+    "holdout.csv": ("0.88", "specialists=0.80", "0.04"),
     "holdout_spoken.csv": ("0.90", "specialists=0.85", "0.05"),
+    "blind.csv": ("0.85", "specialists=0.78", "0.03"),
 }
 
 

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from ruamel.yaml import YAML
 
 from tests.conftest import CONFIGS, REPO
 
@@ -73,6 +74,9 @@ def test_a_learned_config_reaches_the_targets_on_a_synthetic_corpus(tmp_path: Pa
     assert learned.returncode == 0, learned.stderr
     report = json.loads(learned.stdout)
     assert report["after"]["accuracy"] > report["before"]["accuracy"] + 0.05
+    chosen = report["thresholds"]
+    written = YAML(typ="safe").load((out / "engine.yaml").read_text())
+    assert written["examples"] == {**written["examples"], **chosen}
     done = handoff("eval", out, test, "--min-accuracy", "0.95", "--min-recall",
                    "specialists=0.85", "--max-false-transfers", "0.04", "--format", "json")
     assert done.returncode == 0, done.stdout[-2000:]

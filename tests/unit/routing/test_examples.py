@@ -114,3 +114,82 @@ def test_a_capability_shared_by_two_agents_is_unclear(build: Build) -> None:
     decision = route(snap, "reset my password")
     assert decision.examples is not None and decision.examples.margin == 0
     assert decision.candidates[0].dropped is Reason.unclear
+
+
+def kept_snapshot(build: Build, sender_margin: float) -> Snapshot:
+    """`statement` is a keyword of the entry agent's own capability; the fraud desk's
+    examples are closer to a statement question that also mentions a payment."""
+    capabilities = {
+        "c_front": {"keywords": ["statement"], "examples": ["send me a statement"]},
+        "c_fraud": {"examples": ["strange payments on my card", "a payment I never made"]},
+    }
+    agents = [{"name": "front", "capabilities": ["c_front"]},
+              {"name": "fraud", "capabilities": ["c_fraud"], "peers": ["front"]}]
+    return build(agents, capabilities=capabilities, fallback="front",
+                 engine={"examples": {"sender_margin": sender_margin}})
+
+
+TEXT = "strange payments on my statement"
+
+
+def test_the_senders_own_keywords_keep_the_request_unless_a_desk_is_clearly_closer(
+        build: Build) -> None:
+    open_ = route(kept_snapshot(build, 0.0), TEXT)
+    assert (open_.target, open_.layer) == ("fraud", Layer.example)
+    match = open_.examples
+    assert match is not None
+    lead = match.score - match.similarity("front")
+    kept = route(kept_snapshot(build, lead + 0.01), TEXT)
+    assert kept.target is None and kept.rejection is Reason.no_route
+    assert kept.candidates[-1][:2] == ("fraud", Layer.example)
+    assert kept.candidates[-1].dropped is Reason.unclear
+    assert "sender's own keywords (statement)" in kept.detail
+    assert route(kept_snapshot(build, lead - 0.01), TEXT).target == "fraud"
+
+
+def test_a_kept_request_does_not_fall_back(build: Build) -> None:
+    capabilities = {"c_fraud": {"keywords": ["statement"],
+                                "examples": ["strange payments on my card"]},
+                    "c_front": {"examples": ["send me a statement"]}}
+    agents = [{"name": "front", "capabilities": ["c_front"]},
+              {"name": "fraud", "capabilities": ["c_fraud"]}]
+    snap = build(agents, capabilities=capabilities, fallback="front",
+                 engine={"examples": {"sender_margin": 1.0}})
+    decision = route(snap, "send me my statement please", sender="fraud")
+    assert decision.target is None and "sender's own keywords" in decision.detail
+    assert all(c.layer is not Layer.fallback for c in decision.candidates)
+
+
+def test_a_capability_name_alone_does_not_keep_the_request(build: Build) -> None:
+    capabilities = {"statement": {"examples": ["send me a statement"]},
+                    "c_fraud": {"examples": ["strange payments on my card"]}}
+    agents = [{"name": "front", "capabilities": ["statement"]},
+              {"name": "fraud", "capabilities": ["c_fraud"]}]
+    snap = build(agents, capabilities=capabilities, fallback="front",
+                 engine={"examples": {"sender_margin": 1.0}})
+    assert route(snap, TEXT).target == "fraud"
+
+
+def test_a_request_that_is_an_example_scores_one_for_its_agent(build: Build) -> None:
+    capabilities = {"c_front": {"examples": [
+        "what cards do I have", "do you offer a card reader", "what do you offer on my card",
+        "what card do I use", "cards you offer"]}}
+    agents = [{"name": "front", "capabilities": ["c_front"]},
+              {"name": "cards", "examples": ["what cards do you offer", "upgrade to a metal card",
+                                             "a card with cashback", "compare premium cards"]}]
+    snap = build(agents, capabilities=capabilities, fallback="front")
+    index = snap.example_index
+    assert index is not None and index.packed is not None
+    tokens = index.normalizer.tokens("What cards do you offer?")
+    centroid, _norm = index.packed.scores(tokens)
+    assert centroid[0] > centroid[1]  # the entry agent's centroid is closer...
+    decision = route(snap, "What cards do you offer?")
+    assert decision.examples is not None and decision.examples.score == pytest.approx(1.0)
+    assert (decision.target, decision.layer) == ("cards", Layer.example)  # ...the example wins
+
+
+def test_an_example_of_two_agents_is_no_shortcut(build: Build) -> None:
+    agents = [{"name": "front", "examples": ["reset my password", "hello there"]},
+              {"name": "x", "examples": ["reset my password", "open an account"]}]
+    index = build(agents, fallback="front").example_index
+    assert index is not None and ("reset", "my", "password") not in index.exact
