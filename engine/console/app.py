@@ -22,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from engine.console import evaluation, playground, svg
+from engine.console import evaluation, playground
 from engine.console.live import LiveConfig
 from engine.console.records import RecordsView, Search, timeline
 from engine.console.security import Guard
@@ -30,6 +30,7 @@ from engine.console.views import environment, load_assets, render
 from engine.errors import RecordNotFound, StoreError, UsageError
 from engine.lifecycle.models import HandoffStatus
 from engine.redaction import Redactor
+from engine.routing import graph_svg
 from engine.runtime.engine import Engine
 from engine.runtime.reload import config_root
 from engine.runtime.watch import WatchOptions
@@ -79,8 +80,8 @@ class Console:
 def _topology(console: Console, request: Request, *, fragment: bool) -> Response:
     snapshot = console.engine.snapshot
     return console.page("topology_live.html" if fragment else "topology.html", request,
-                        snapshot=snapshot, picture=svg.render(snapshot),
-                        max_drawn=svg.MAX_DRAWN_AGENTS)
+                        snapshot=snapshot, picture=graph_svg.picture(snapshot),
+                        max_drawn=graph_svg.MAX_DRAWN_AGENTS)
 
 
 async def _events(console: Console, request: Request) -> Response:

@@ -7,12 +7,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from engine.console.layout import CHAR_W
 from engine.evaluation.metrics import AgentScore
 
 BAR_H = 11.0
 GROUP_GAP = 14.0
 PLOT_W = 360.0
+LABEL_CHAR_W = 8.14
+"""Advance of one character of an agent's name (12 px semibold), in pixels."""
 SERIES = (("precision", "series-precision"), ("recall", "series-recall"), ("f1", "series-f1"))
 
 
@@ -26,7 +27,7 @@ def _bar(x: float, y: float, value: float, css: str, text: str) -> str:
 
 def agent_scores(scores: Sequence[AgentScore]) -> str:
     """Grouped horizontal bars: one group per agent, one bar per metric."""
-    label_w = max([len(s.agent) for s in scores] + [6]) * CHAR_W * 1.1 + 24
+    label_w = max([len(s.agent) for s in scores] + [6]) * LABEL_CHAR_W + 24
     group_h = BAR_H * len(SERIES) + GROUP_GAP
     height = 34 + group_h * len(scores)
     parts = [_legend(label_w)]

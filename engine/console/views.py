@@ -72,7 +72,7 @@ def environment() -> Environment:
 
 
 def _trusted_svg(svg: str | None) -> Markup | str:
-    """SVG built by `engine.console.svg` / `charts`, which escape every label themselves."""
+    """SVG built by `engine.routing.graph_svg` / `charts`, which escape every label themselves."""
     return Markup(svg) if svg else ""
 
 

@@ -1,7 +1,6 @@
-"""The agent topology as a PNG picture, drawn with Pillow from the shared layout.
-
-Needs the optional `graph` extra (`pip install "handoff-engine[graph]"`: Pillow, a wheel with
-its own font engine, so no system package or network). Pure drawing: it never writes files.
+"""The agent topology as a PNG picture: the SVG renderer's layout, look and legend drawn with
+Pillow (the optional `graph` extra, a wheel with its own font engine: no system package).
+Pure drawing: it never writes files.
 """
 
 from __future__ import annotations
@@ -13,11 +12,21 @@ from typing import Any
 
 from engine.config.snapshot import Snapshot
 from engine.errors import UsageError
-from engine.routing.graph_layout import Box, Layout, Link
-from engine.routing.graph_svg import EDGE, STYLE, snapshot_layout
+from engine.routing.graph_layout import Box, Layout, Point
+from engine.routing.graph_svg import (
+    BACKDROP,
+    INK,
+    LINE,
+    MUTED,
+    SAMPLE_W,
+    frame,
+    look,
+    snapshot_layout,
+)
 
 SCALE = 2  # drawn at twice the layout size, so text stays sharp on high-density screens
-STEPS = 24  # line segments per curve
+STEPS = 24  # line pieces per cubic segment
+HEAD = 9.0  # arrowhead length, as in the SVG's markers
 
 
 def _pillow() -> tuple[Any, Any, Any]:
@@ -28,60 +37,85 @@ def _pillow() -> tuple[Any, Any, Any]:
     return Image, ImageDraw, ImageFont
 
 
-def _bezier(points: tuple[tuple[float, float], ...]) -> list[tuple[float, float]]:
-    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = points
-    curve = []
-    for step in range(STEPS + 1):
-        t = step / STEPS
-        a, b, c, d = (1 - t) ** 3, 3 * t * (1 - t) ** 2, 3 * t * t * (1 - t), t ** 3
-        curve.append(((a * x0 + b * x1 + c * x2 + d * x3) * SCALE,
-                      (a * y0 + b * y1 + c * y2 + d * y3) * SCALE))
-    return curve
+def _curve(points: tuple[Point, ...]) -> list[Point]:
+    """The cubic segments of a link as a polyline, in picture pixels."""
+    line = [(points[0][0] * SCALE, points[0][1] * SCALE)]
+    for n in range(0, len(points) - 1, 3):
+        (x0, y0), (x1, y1), (x2, y2), (x3, y3) = points[n:n + 4]
+        for step in range(1, STEPS + 1):
+            t = step / STEPS
+            a, b, c, d = (1 - t) ** 3, 3 * t * (1 - t) ** 2, 3 * t * t * (1 - t), t ** 3
+            line.append(((a * x0 + b * x1 + c * x2 + d * x3) * SCALE,
+                         (a * y0 + b * y1 + c * y2 + d * y3) * SCALE))
+    return line
 
 
-def _link(draw: Any, link: Link) -> None:
-    colour, dash = EDGE[link.kind]
-    curve = _bezier(link.points)
-    width = 4 if link.kind == "entry" else 2
-    for n, (start, end) in enumerate(itertools.pairwise(curve)):
-        if not dash or n % 2 == 0:
-            draw.line([start, end], fill=colour, width=width)
-    (px, py), (x, y) = curve[-2], curve[-1]
-    angle = math.atan2(y - py, x - px)
-    size = 7 * SCALE
-    head = [(x, y)] + [(x - size * math.cos(angle + turn), y - size * math.sin(angle + turn))
-                       for turn in (0.45, -0.45)]
-    draw.polygon(head, fill=colour)
+def _stroke(draw: Any, line: list[Point], kind: str) -> None:
+    """A polyline in an edge kind's colour, width and dash pattern."""
+    colour, dash, width = LINE[kind]
+    pattern = [float(n) * SCALE for n in dash.split()] or [math.inf]
+    pieces, left, on = itertools.cycle(pattern), pattern[0], True
+    next(pieces)
+    for (x1, y1), (x2, y2) in itertools.pairwise(line):
+        length, done = math.hypot(x2 - x1, y2 - y1), 0.0
+        while done < length:
+            run = min(left, length - done)
+            if on:
+                start, end = done / length, (done + run) / length
+                draw.line([(x1 + (x2 - x1) * start, y1 + (y2 - y1) * start),
+                           (x1 + (x2 - x1) * end, y1 + (y2 - y1) * end)], fill=colour,
+                          width=round(width * SCALE))
+            done, left = done + run, left - run
+            if left <= 0:
+                left, on = next(pieces), not on
+
+
+def _head(draw: Any, tip: Point, before: Point, colour: str) -> None:
+    angle = math.atan2(tip[1] - before[1], tip[0] - before[0])
+    size = HEAD * SCALE
+    draw.polygon([tip] + [(tip[0] - size * math.cos(angle + turn),
+                           tip[1] - size * math.sin(angle + turn)) for turn in (0.45, -0.45)],
+                 fill=colour)
 
 
 def _box(draw: Any, box: Box, fonts: tuple[Any, Any]) -> None:
-    fill, stroke = STYLE[box.kind]
+    node = box.node
+    fill, stroke, width = look(node)
     corners = [box.x * SCALE, box.y * SCALE, (box.x + box.width) * SCALE,
                (box.y + box.height) * SCALE]
-    radius = box.height / 2 if box.kind in ("entry", "fallback") else 6
+    radius = box.height / 2 if node.kind in ("entry", "fallback") else 6
     draw.rounded_rectangle(corners, radius=radius * SCALE, fill=fill, outline=stroke,
-                           width=SCALE)
+                           width=round(width * SCALE))
     middle = (box.x + box.width / 2) * SCALE
-    label = box.label + (" (disabled)" if box.disabled else "")
-    if box.detail:
-        draw.text((middle, (box.y + 16) * SCALE), label, fill="#000", font=fonts[0], anchor="mm")
-        draw.text((middle, (box.y + box.height - 14) * SCALE), box.detail, fill="#555",
-                  font=fonts[1], anchor="mm")
-    else:
-        draw.text((middle, box.center_y * SCALE), label, fill="#000", font=fonts[0], anchor="mm")
+    ink = "#ffffff" if node.kind == "entry" else INK
+    top = box.middle - 7 if node.detail else box.middle
+    draw.text((middle, top * SCALE), node.title, fill=ink, font=fonts[0], anchor="mm")
+    if node.detail:
+        draw.text((middle, (box.middle + 8) * SCALE), node.detail, fill=MUTED, font=fonts[1],
+                  anchor="mm")
 
 
 def render_png(drawn: Layout) -> bytes:
-    """PNG bytes of a layout (the same picture as the SVG renderer's)."""
+    """PNG bytes of a layout: the same picture as the SVG renderer's, at twice the size."""
     image_module, draw_module, font_module = _pillow()
-    size = (math.ceil(drawn.width * SCALE), math.ceil(drawn.height * SCALE))
-    image = image_module.new("RGB", size, "#ffffff")
+    width, height, keys = frame(drawn)
+    image = image_module.new("RGB", (math.ceil(width * SCALE), math.ceil(height * SCALE)),
+                             BACKDROP)
     draw = draw_module.Draw(image)
-    fonts = (font_module.load_default(size=12 * SCALE), font_module.load_default(size=10 * SCALE))
+    fonts = (font_module.load_default(size=13 * SCALE), font_module.load_default(size=11 * SCALE))
     for link in drawn.links:
-        _link(draw, link)
+        line = _curve(link.points)
+        _stroke(draw, line, link.edge.kind)
+        _head(draw, line[-1], line[-2], LINE[link.edge.kind][0])
+        if link.both:
+            _head(draw, line[0], line[1], LINE[link.edge.kind][0])
     for box in drawn.boxes:
         _box(draw, box, fonts)
+    for key in keys:
+        _stroke(draw, [(key.x * SCALE, key.y * SCALE), ((key.x + SAMPLE_W) * SCALE,
+                                                       key.y * SCALE)], key.kind)
+        draw.text(((key.x + SAMPLE_W + 6) * SCALE, key.y * SCALE), key.text, fill=MUTED,
+                  font=fonts[1], anchor="lm")
     out = io.BytesIO()
     image.save(out, format="PNG")
     return out.getvalue()

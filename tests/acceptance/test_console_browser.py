@@ -91,6 +91,9 @@ def test_every_page_loads_cleanly(server: ConsoleServer, page: tuple[Page, Probl
     tab.goto(server.url + "/topology")
     expect(tab.locator("#graph svg [data-agent='fraud_agent']")).to_have_count(1)
     expect(tab.locator("#graph svg .edge-rule")).to_have_count(8)
+    rule = tab.locator("#graph svg .edge-rule").first
+    # the picture's look is presentation attributes, which the CSP allows (a style would not)
+    assert rule.evaluate("line => getComputedStyle(line).stroke") == "rgb(123, 79, 201)"
     assert problems == []
 
 
