@@ -8,8 +8,8 @@ input: it returns issues.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -30,7 +30,12 @@ from engine.config.scalars import (
 from engine.config.syntax import ambiguous_key, syntax_issue
 from engine.issues import Issue
 
-FAST_PARSER: bool = YAML(typ="safe").Parser is not Parser
+try:
+    from _ruamel_yaml import CParser  # type: ignore[import-not-found]  # ruamel.yaml.clib
+except ImportError:  # pragma: no cover - no C extension for this platform
+    CParser = None
+
+FAST_PARSER: bool = CParser is not None and YAML(typ="safe").Parser is not Parser
 """True when ruamel.yaml.clib provides the C event parser."""
 MAX_DEPTH = 64
 MAX_ALIAS_NODES = 10_000
@@ -62,6 +67,7 @@ class _Builder:
     max_depth: int
     max_alias_nodes: int
     max_nodes: int
+    positions: bool = True
     nodes: int = 0
     issues: list[Issue] = field(default_factory=list)
     values: dict[PathKey, Position] = field(default_factory=dict)
@@ -91,10 +97,6 @@ class _Builder:
         self.nodes += 1
         if self.nodes > self.max_nodes:
             self.fail(position, "too-many-nodes", f"more than {self.max_nodes} YAML nodes")
-
-    @property
-    def in_flow(self) -> bool:
-        return bool(self.stack) and self.stack[-1].flow
 
     def check_tag(self, tag: object, position: Position) -> None:
         if tag is not None and str(tag) not in ALLOWED_TAGS:
@@ -137,8 +139,9 @@ class _Builder:
     def set_value(self, top: _Frame, value: Any) -> None:
         key = top.key if top.key is not None else ""
         if isinstance(top.value, dict) and key not in top.value:
-            path: PathKey = (*top.path, key)
-            self.keys[path] = top.key_pos
+            if self.positions:
+                path: PathKey = (*top.path, key)
+                self.keys[path] = top.key_pos
             top.value[key] = value
         top.has_key, top.key = False, None
 
@@ -151,9 +154,18 @@ def _scalar_text(value: Any) -> str:
     return str(value)
 
 
+_NOWHERE: Position = (0, 0)
+
+
 def _pos(event: Any) -> Position:
     mark = event.start_mark
     return (mark.line + 1, mark.column + 1)
+
+
+def _where(builder: _Builder, event: Any) -> Position:
+    """The event's position; without positions only the root's is worth its cost (any issue
+    sends the file through a second, positioned parse)."""
+    return _pos(event) if builder.positions or not builder.stack else _NOWHERE
 
 
 def _value(builder: _Builder, event: Any, position: Position) -> Any:
@@ -180,10 +192,11 @@ def _ambiguous_key(builder: _Builder, event: Any, position: Position) -> None:
 
 
 def _on_scalar(builder: _Builder, event: Any) -> None:
-    position = _pos(event)
+    position = _where(builder, event)
     builder.count(position)
-    builder.check_tag(event.tag, position)
-    if builder.in_flow:
+    if event.tag is not None:
+        builder.check_tag(event.tag, position)
+    if builder.stack and builder.stack[-1].flow:
         _ambiguous_key(builder, event, position)
     value = _value(builder, event, position)
     if not builder.stack and value is None and event.value == "" and event.implicit[0]:
@@ -194,12 +207,14 @@ def _on_scalar(builder: _Builder, event: Any) -> None:
 
 def record(builder: _Builder, position: Position) -> None:
     top = builder.stack[-1] if builder.stack else None
+    if top is not None and not builder.positions:
+        return
     if top is None or isinstance(top.value, list) or top.has_key:
         builder.values[builder.child_path()] = position
 
 
 def _on_start(builder: _Builder, event: Any, container: dict[str, Any] | list[Any]) -> None:
-    position = _pos(event)
+    position = _where(builder, event)
     builder.count(position)
     builder.check_tag(event.tag, position)
     if len(builder.stack) >= builder.max_depth:
@@ -218,7 +233,7 @@ def _on_end(builder: _Builder, event: Any) -> None:
 
 
 def _on_alias(builder: _Builder, event: Any) -> None:
-    position = _pos(event)
+    position = _where(builder, event)
     builder.count(position)
     if event.anchor not in builder.anchors:
         builder.fail(position, "yaml-syntax", f"alias *{event.anchor} names no earlier anchor")
@@ -240,19 +255,15 @@ def _on_document(builder: _Builder, event: Any) -> None:
         builder.fail(_pos(event), "multi-document", "only one YAML document is allowed here")
 
 
-def _dispatch(builder: _Builder, event: Any) -> None:
-    if isinstance(event, events.ScalarEvent):
-        _on_scalar(builder, event)
-    elif isinstance(event, events.MappingStartEvent):
-        _on_start(builder, event, {})
-    elif isinstance(event, events.SequenceStartEvent):
-        _on_start(builder, event, [])
-    elif isinstance(event, (events.MappingEndEvent, events.SequenceEndEvent)):
-        _on_end(builder, event)
-    elif isinstance(event, events.AliasEvent):
-        _on_alias(builder, event)
-    elif isinstance(event, events.DocumentStartEvent):
-        _on_document(builder, event)
+_HANDLERS: dict[type, Callable[[_Builder, Any], None]] = {
+    events.ScalarEvent: _on_scalar,
+    events.MappingStartEvent: lambda builder, event: _on_start(builder, event, {}),
+    events.SequenceStartEvent: lambda builder, event: _on_start(builder, event, []),
+    events.MappingEndEvent: _on_end,
+    events.SequenceEndEvent: _on_end,
+    events.AliasEvent: _on_alias,
+    events.DocumentStartEvent: _on_document,
+}
 
 
 def parse_text(
@@ -262,18 +273,42 @@ def parse_text(
     max_depth: int = MAX_DEPTH,
     max_alias_nodes: int = MAX_ALIAS_NODES,
     max_nodes: int = MAX_NODES,
+    positions: bool = True,
 ) -> tuple[Document | None, list[Issue]]:
     """Parse one YAML document; returns (document, []) or (None, issues).
 
     With ruamel.yaml.clib installed the events come from its C (libyaml) parser, 25x faster;
     any syntax error is then re-parsed by ruamel's pure-Python YAML 1.2 parser, which stays
     the authority for what is valid YAML and how a syntax error is worded and located.
+
+    With `positions=False` only the root's position is recorded (less time, a fraction of the
+    memory); the document finds the others by parsing its text again the first time an issue
+    needs one. A file with any issue is always parsed with positions.
     """
-    new_builder = partial(_Builder, file, text, max_depth, max_alias_nodes, max_nodes)
+    limits = (max_depth, max_alias_nodes, max_nodes)
+    if not positions:
+        document, _ = _parse(text, file, limits, positions=False)
+        if document is not None:
+            located = partial(_positions_of, text, file, limits)
+            return replace(document, origin=located), []
+    return _parse(text, file, limits, positions=True)
+
+
+def _positions_of(
+    text: str, file: str, limits: tuple[int, int, int]
+) -> tuple[dict[PathKey, Position], dict[PathKey, Position]]:
+    document, _ = _parse(text, file, limits, positions=True)
+    return (document.values, document.keys) if document is not None else ({}, {})
+
+
+def _parse(
+    text: str, file: str, limits: tuple[int, int, int], *, positions: bool
+) -> tuple[Document | None, list[Issue]]:
+    new_builder = partial(_Builder, file, text, *limits, positions)
     builder = new_builder()
     if FAST_PARSER:
         try:
-            _feed(builder, YAML(typ="safe", pure=False).parse(text))
+            _feed(builder, _c_events(text))
         except YAMLError:
             builder = new_builder()
         else:
@@ -285,10 +320,23 @@ def parse_text(
     return _result(builder)
 
 
+def _c_events(text: str) -> Iterator[Any]:
+    """libyaml's events, straight from the C parser (no `YAML` object per file)."""
+    parser = CParser(text)
+    try:
+        while parser.check_event():
+            yield parser.get_event()
+    finally:
+        parser.dispose()
+
+
 def _feed(builder: _Builder, stream: Iterator[Any]) -> None:
+    handlers = _HANDLERS
     try:
         for event in stream:
-            _dispatch(builder, event)
+            handler = handlers.get(type(event))
+            if handler is not None:
+                handler(builder, event)
     except _Stop:
         pass
 

@@ -114,7 +114,7 @@ def _read_members(
     for item in included:
         document, source, found = read_document(
             item.path, SCHEMA_BY_KIND[item.kind], file=item.file, max_bytes=caps.max_bytes,
-            max_nodes=caps.max_nodes,
+            max_nodes=caps.max_nodes, positions=False,
         )
         issues += found
         if source is not None:

@@ -7,7 +7,7 @@ raw shape of one file and never leaves the loader; later stages receive typed mo
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,10 +41,17 @@ class Document:
     data: Any
     values: dict[PathKey, Position] = field(default_factory=dict)
     keys: dict[PathKey, Position] = field(default_factory=dict)
+    origin: Callable[[], tuple[dict[PathKey, Position], dict[PathKey, Position]]] | None = None
+    """Finds the positions not recorded at parse time (by parsing the text again), once."""
 
     def locate(self, path: Iterable[str | int], *, key: bool = False) -> Position:
         """The position of the node at `path`, or of its nearest located ancestor."""
         parts = tuple(path)
+        if parts and self.origin is not None:
+            values, keys = self.origin()
+            self.values.update(values)
+            self.keys.update(keys)
+            object.__setattr__(self, "origin", None)  # frozen: filled in once, like a cache
         if key and parts in self.keys:
             return self.keys[parts]
         while parts:

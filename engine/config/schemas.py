@@ -19,6 +19,7 @@ from jsonschema.exceptions import SchemaError
 from jsonschema.protocols import Validator
 
 from engine.errors import SchemaNotFoundError, SchemaParseError
+from engine.validation.compiled import Check, compile_check
 from engine.validation.validators import safe_validator
 
 if sys.version_info >= (3, 11):
@@ -80,3 +81,10 @@ def validator_for(name: str) -> Validator:
     except SchemaError as error:
         raise SchemaParseError(Path(str(_resource(name))), error) from error
     return safe_validator(schema)
+
+
+@cache
+def fast_check_for(name: str) -> Check | None:
+    """A compiled `is_valid` for bundled schema `name` (None: only the pure validator)."""
+    validator_for(name)  # the schema itself is checked once, by the authority
+    return compile_check(_cached_schema(name))

@@ -15,7 +15,7 @@ from jsonschema.protocols import Validator
 
 from engine.config.codes import issue
 from engine.config.positions import Document, json_path
-from engine.config.schemas import validator_for
+from engine.config.schemas import fast_check_for, validator_for
 from engine.issues import Issue, sort_key
 
 _CODE_BY_KEYWORD = {
@@ -31,7 +31,12 @@ def validate_document(
     document: Document, schema: str, *, validator: Validator | None = None
 ) -> list[Issue]:
     """Every schema error of `document` against bundled `schema` (or the `validator` given),
-    located; [] when it is valid."""
+    located; [] when it is valid. A bundled schema first asks its compiled check: a valid
+    document never walks the pure validator."""
+    if validator is None:
+        fast = fast_check_for(schema)
+        if fast is not None and fast(document.data):
+            return []
     checker = validator or validator_for(schema)
     issues: list[Issue] = []
     for error in checker.iter_errors(document.data):

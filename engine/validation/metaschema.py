@@ -16,6 +16,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 from jsonschema_specifications import REGISTRY  # type: ignore[import-untyped]  # jsonschema dep
 
+from engine.validation.compiled import metaschema_check
 from engine.validation.refs import LOCAL_ONLY
 from engine.validation.validators import SCHEMA_FORMATS
 
@@ -79,6 +80,9 @@ def _validator() -> Draft202012Validator:
 
 def schema_error(schema: Any) -> tuple[tuple[str | int, ...], str] | None:
     """(path inside `schema`, message) of its most relevant meta-schema error, or None."""
+    fast = metaschema_check()
+    if fast is not None and fast(schema):
+        return None
     validator = _validator()
     error = best_match(validator.iter_errors(schema))
     if error is None:
