@@ -14,6 +14,7 @@ from typing import Any
 
 from engine.config.codes import issue
 from engine.config.document import read_document
+from engine.config.members import MemberCache
 from engine.config.parse import MAX_NODES
 from engine.config.pipeline import Caps, list_set, load_set
 from engine.config.read import DEFAULT_MAX_BYTES
@@ -58,18 +59,20 @@ def load_config(
     *,
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_nodes: int = MAX_NODES,
+    cache: MemberCache | None = None,
 ) -> Snapshot:
     """Load the config set whose root is `path` (an engine.yaml, or a folder holding one).
 
     Raises ConfigError listing every issue; warnings of a good load are in `snapshot.warnings`.
     `max_bytes` and `max_nodes` cap each file (as `handoff check --max-bytes/--max-nodes`).
+    `cache` (hot reload passes one) keeps each file's result by content between loads.
     """
     display = os.fspath(path)
     found = _root_of(Path(display), display)
     if found is None:
         message = f"no {ROOT_FILE} in this folder"
         raise ConfigError([issue(display, (0, 0), "", "no-config", message)])
-    snapshot, issues = load_set(found[0], found[1], caps=Caps(max_bytes, max_nodes))
+    snapshot, issues = load_set(found[0], found[1], caps=Caps(max_bytes, max_nodes), cache=cache)
     if snapshot is None:
         raise ConfigError(issues)
     return snapshot

@@ -15,29 +15,37 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from engine.config.build import build_config
+from engine.config.build import Built, build_agent, build_config
 from engine.config.codes import issue
 from engine.config.document import read_document
 from engine.config.examples_check import contradicting_examples
-from engine.config.include import Included, expand_includes, leads_outside, outside_issue
-from engine.config.link import link_config
+from engine.config.include import (
+    Included,
+    expand_includes,
+    incomplete_kinds,
+    leads_outside,
+    outside_issue,
+)
+from engine.config.link import Gaps, link_config
+from engine.config.members import Member, MemberCache, read_member
 from engine.config.parse import MAX_NODES
 from engine.config.positions import Document, PathKey, json_path
 from engine.config.read import DEFAULT_MAX_BYTES, Source
-from engine.config.schemas import ENGINE_SCHEMA, SCHEMA_BY_KIND
+from engine.config.schemas import ENGINE_SCHEMA
 from engine.config.snapshot import Snapshot, compile_snapshot
-from engine.config.topology import topology_warnings
+from engine.config.topology import agent_warnings, shadowed_rules
 from engine.issues import Issue, has_errors, sort_key
 from engine.validation.audit import schema_findings
 from engine.validation.metaschema import schema_error
 
 
 def content_version(files: Iterable[tuple[str, bytes]]) -> str:
-    """First 16 hex digits of sha256 over the sorted (relative path, bytes) of every file."""
+    """First 16 hex digits of sha256 over the sorted (relative path, content sha256) of every
+    file."""
     digest = hashlib.sha256()
-    for relative, raw in sorted(files):
+    for relative, content in sorted(files):
         digest.update(relative.encode("utf-8") + b"\0")
-        digest.update(len(raw).to_bytes(8, "big") + raw)
+        digest.update(len(content).to_bytes(8, "big") + content)
     return digest.hexdigest()[:16]
 
 
@@ -88,6 +96,11 @@ class SetFiles:
     outside: bool = False
     """The root file itself leads outside its folder: nothing of the set may be read."""
 
+    @property
+    def incomplete(self) -> frozenset[str]:
+        """Kinds some of whose files the include globs may have missed."""
+        return incomplete_kinds(self.issues)
+
 
 def list_set(engine_path: Path, display: str, caps: Caps) -> SetFiles:
     """Read the root file and expand its includes; reads no other file."""
@@ -104,51 +117,65 @@ def list_set(engine_path: Path, display: str, caps: Caps) -> SetFiles:
     return SetFiles(root, source, included, issues)
 
 
-def _read_members(
-    included: list[Included], caps: Caps
-) -> tuple[dict[str, list[Document]], list[tuple[str, bytes]], list[Issue]]:
-    """Read, parse and validate every included file: documents by kind, hash input, issues."""
-    documents: dict[str, list[Document]] = {}
-    hashed: list[tuple[str, bytes]] = []
-    issues: list[Issue] = []
+def _members(included: list[Included], caps: Caps, cache: MemberCache | None) -> list[Member]:
+    """Every included file through read, parse, validate and (agents) build, from `cache`
+    when its content was seen before."""
+    members = []
     for item in included:
-        document, source, found = read_document(
-            item.path, SCHEMA_BY_KIND[item.kind], file=item.file, max_bytes=caps.max_bytes,
-            max_nodes=caps.max_nodes, positions=False,
-        )
-        issues += found
-        if source is not None:
-            hashed.append((item.relative, source.raw))
-        if document is not None:
-            if item.kind == "agents":
-                issues += payload_schema_issues(document)
-            documents.setdefault(item.kind, []).append(document)
-    return documents, hashed, issues
+        agents = item.kind == "agents"
+        members.append(read_member(
+            item.kind, item.path, item.file, item.relative,
+            caps=(caps.max_bytes, caps.max_nodes),
+            build=build_agent if agents else None,
+            own_issues=payload_schema_issues if agents else _no_issues,
+            cache=cache,
+        ))
+    if cache is not None:
+        cache.retain()
+    return members
+
+
+def _no_issues(document: Document) -> list[Issue]:
+    return []
+
+
+def _by_kind(members: list[Member]) -> dict[str, list[Built]]:
+    """The valid members' documents (and built agents) by kind, in include order."""
+    found: dict[str, list[Built]] = {}
+    for member in members:
+        if member.document is not None:
+            found.setdefault(member.kind, []).append((member.document, member.agent))
+    return found
 
 
 def load_set(
-    engine_path: Path, display: str, *, caps: Caps = Caps()
+    engine_path: Path, display: str, *, caps: Caps = Caps(), cache: MemberCache | None = None
 ) -> tuple[Snapshot | None, list[Issue]]:
-    """Load the set rooted at `engine_path`; `display` is its name in issues."""
+    """Load the set rooted at `engine_path`; `display` is its name in issues.
+
+    Cross-file checks run on every file that is valid on its own, whatever failed elsewhere,
+    staying silent about names a failed file may declare (`Gaps`). `cache` keeps per-file
+    results between loads of the same set (hot reload).
+    """
     listed = list_set(engine_path, display, caps)
     root, source, included, issues = listed.root, listed.source, listed.included, listed.issues
     if root is None or source is None:
         return None, issues
-    documents, hashed, found = _read_members(included, caps)
-    issues += found
-    if has_errors(issues):
-        return None, sorted(issues, key=sort_key)
+    members = _members(included, caps, cache)
+    issues += [found for member in members for found in member.issues]
     files = (display, *(item.file for item in included))
     try:
-        config, locator, issues = build_config(root, documents, files=files)
+        config, locator, found = build_config(root, _by_kind(members), files=files)
     except ValidationError as error:  # the schemas should make this unreachable
         message = f"the models refused data the schemas accepted: {error}"
         return None, [issue(display, (0, 0), "", "schema", message)]
-    issues += link_config(config, locator)
+    gaps = Gaps.of(members, incomplete=listed.incomplete)
+    issues += found + link_config(config, locator, gaps=gaps)
+    issues += shadowed_rules(config, locator) + contradicting_examples(config, locator)
     if has_errors(issues):
         return None, sorted(issues, key=sort_key)
-    found = [*issues, *topology_warnings(config, locator), *contradicting_examples(config, locator)]
-    warnings = tuple(sorted(found, key=sort_key))
-    version = content_version([(engine_path.name, source.raw), *hashed])
+    warnings = tuple(sorted([*issues, *agent_warnings(config, locator)], key=sort_key))
+    digests = [(m.relative, m.digest or b"") for m in members]
+    version = content_version([(engine_path.name, hashlib.sha256(source.raw).digest()), *digests])
     snapshot = compile_snapshot(config, version=version, root=display, warnings=warnings)
     return snapshot, list(warnings)

@@ -41,7 +41,8 @@ def _reachable(edges: dict[str, list[str]], entry: str) -> set[str]:
     return seen
 
 
-def _agent_warnings(config: ConfigSet, locator: Locator) -> list[Issue]:
+def agent_warnings(config: ConfigSet, locator: Locator) -> list[Issue]:
+    """Unreachable and dead-end agents; sound only on a complete set (every agent built)."""
     edges = handoff_edges(config)
     reached = _reachable(edges, config.engine.entry)
     issues = []
@@ -80,7 +81,8 @@ def condition_key(rule: RuleSpec) -> Hashable:
     )
 
 
-def _shadowed(config: ConfigSet, locator: Locator) -> list[Issue]:
+def shadowed_rules(config: ConfigSet, locator: Locator) -> list[Issue]:
+    """Rules another rule with the same conditions always answers first."""
     order = {rule.id: index for index, rule in enumerate(config.routing.rules)}
     ranked = sorted(config.routing.rules, key=lambda rule: (-rule.priority, order[rule.id]))
     first_with: dict[Hashable, RuleSpec] = {}
@@ -101,4 +103,4 @@ def _shadowed(config: ConfigSet, locator: Locator) -> list[Issue]:
 
 def topology_warnings(config: ConfigSet, locator: Locator) -> list[Issue]:
     """Every topology warning of a linked `config`."""
-    return _agent_warnings(config, locator) + _shadowed(config, locator)
+    return agent_warnings(config, locator) + shadowed_rules(config, locator)

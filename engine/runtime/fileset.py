@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.config.loader import set_members
+from engine.config.members import RACY_S
 from engine.config.read import DEFAULT_MAX_BYTES, read_bytes
 
 
@@ -29,29 +30,53 @@ class FileState:
     folders: tuple[Path, ...]
 
 
+Digests = dict[Path, tuple[bytes, bytes]]
+"""Path -> (stat key, content digest) of the files read by earlier scans."""
+
+
 def _stat_key(path: Path) -> tuple[bytes, float]:
     try:
-        info = path.stat()
-    except OSError:
+        info = os.stat(path)
+    except (OSError, ValueError):
         return b"gone", 0.0
     key = f"{info.st_dev}:{info.st_ino}:{info.st_size}:{info.st_mtime_ns}:{info.st_ctime_ns}"
     return key.encode(), max(info.st_mtime, info.st_ctime)
 
 
-def scan(path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> FileState:
-    """Look at every file of the set rooted at `path` (an engine.yaml or its folder)."""
+def _digest(member: Path, key: bytes, max_bytes: int) -> bytes:
+    data = read_bytes(member, max_bytes)
+    if isinstance(data, tuple):  # not readable as a config file: its state, not its bytes
+        data = b"\0" + data[0].encode() + b"\0" + key
+    return hashlib.sha256(data).digest()
+
+
+def scan(
+    path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES, digests: Digests | None = None
+) -> FileState:
+    """Look at every file of the set rooted at `path` (an engine.yaml or its folder).
+
+    With `digests` (kept by the caller between scans), a file whose stat key is unchanged and
+    was last written more than `RACY_S` before is not read again.
+    """
     content, stats = hashlib.sha256(), hashlib.sha256()
     newest = 0.0
     members = set_members(path, max_bytes=max_bytes)
+    settled = time.time() - RACY_S
     for member in members:
         key, changed = _stat_key(member)
         newest = max(newest, changed)
         name = os.fsencode(member) + b"\0"
         stats.update(name + key + b"\0")
-        data = read_bytes(member, max_bytes)
-        if isinstance(data, tuple):  # not readable as a config file: its state, not its bytes
-            data = b"\0" + data[0].encode() + b"\0" + key
-        content.update(name + hashlib.sha256(data).digest())
+        known = digests.get(member) if digests is not None else None
+        digest = known[1] if known is not None and known[0] == key else None
+        if digest is None:
+            digest = _digest(member, key, max_bytes)
+            if digests is not None and changed < settled:
+                digests[member] = (key, digest)
+        content.update(name + digest)
+    if digests is not None:
+        for gone in set(digests) - set(members):
+            digests.pop(gone, None)
     folders = tuple(sorted({member.parent for member in members}))
     return FileState(content.hexdigest(), stats.hexdigest(), newest, folders)
 
@@ -63,6 +88,7 @@ def settle(
     deadline: float,
     first: FileState | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
+    digests: Digests | None = None,
 ) -> FileState | None:
     """The state of the set once no file changed for `quiet_s` seconds, or None if it was
     still changing at `deadline` (a `time.monotonic()` value).
@@ -70,7 +96,7 @@ def settle(
     The quiet time is read from the files' own times, so a set untouched for longer costs one
     look; a time in the future (clock skew) is never trusted beyond one full quiet period.
     """
-    state = first or scan(path, max_bytes=max_bytes)
+    state = first or scan(path, max_bytes=max_bytes, digests=digests)
     while True:
         wait = min(quiet_s - (time.time() - state.newest), quiet_s)
         if wait <= 0:
@@ -78,7 +104,7 @@ def settle(
         if time.monotonic() + wait > deadline:
             return None
         time.sleep(wait)
-        again = scan(path, max_bytes=max_bytes)
+        again = scan(path, max_bytes=max_bytes, digests=digests)
         if again.stats == state.stats:
             return again
         state = again

@@ -15,7 +15,7 @@ from typing import Literal
 from engine.config.snapshot import Snapshot
 from engine.errors import ConfigError
 from engine.issues import Issue
-from engine.runtime.fileset import scan, settle
+from engine.runtime.fileset import Digests, scan, settle
 from engine.runtime.hooks import Event, Hooks
 
 log = logging.getLogger("engine.reload")
@@ -71,10 +71,14 @@ def fingerprint(path: Path) -> str:
     return scan(path).content
 
 
-def _default_loader(path: Path) -> Snapshot:
+def cached_loader() -> Loader:
+    """`load_config` with a cache of per-file results: a reload re-reads every file but
+    parses, validates and builds only those whose content changed."""
     from engine.config.loader import load_config
+    from engine.config.members import MemberCache
 
-    return load_config(path)
+    cache = MemberCache()
+    return lambda path: load_config(path, cache=cache)
 
 
 class Reloader:
@@ -95,15 +99,16 @@ class Reloader:
     ) -> None:
         self.path = Path(path)
         self.root = config_root(self.path)
-        self._load = load or _default_loader
+        self._load = load or cached_loader()
         self._hooks = hooks or Hooks()
         self._clock = clock
         self._lock = threading.Lock()
         self._generation = 0  # builds started; a build older than the last applied one loses
         self._applied_generation = 0
-        before = scan(self.path)
+        self._digests: Digests = {}
+        before = scan(self.path, digests=self._digests)
         self._current = self._load(self.path)
-        after = scan(self.path)
+        after = scan(self.path, digests=self._digests)
         self._folders = after.folders
         unstable = after.stats != before.stats
         self._last_fingerprint = "changed-during-build" if unstable else before.content
@@ -136,12 +141,14 @@ class Reloader:
             self._generation += 1
             generation = self._generation
         deadline = time.monotonic() + max(MAX_SETTLE_WAIT_S, 4 * settle_s)
-        while (state := settle(self.path, settle_s, deadline=deadline)) is not None:
+        while (
+            state := settle(self.path, settle_s, deadline=deadline, digests=self._digests)
+        ) is not None:
             self._folders = state.folders
             if state.content == self._last_fingerprint and not force:
                 return None
             snapshot, issues = self._try_load()
-            if scan(self.path).stats == state.stats:
+            if scan(self.path, digests=self._digests).stats == state.stats:
                 duration = time.perf_counter() - started
                 return _Candidate(generation, state.content, snapshot, issues, duration)
             if time.monotonic() > deadline:
