@@ -94,7 +94,7 @@ class _Sets:
 def _legacy_trigger(sets: _Sets, document: Document) -> None:
     """Warn about the legacy `handoff_trigger:` key; an error when it contradicts
     `handoff.trigger`."""
-    legacy = document.data.get(LEGACY_TRIGGER)
+    legacy = document.data.get(LEGACY_TRIGGER) if isinstance(document.data, dict) else None
     if legacy is None:
         return
     current = dict(document.data.get("handoff", {})).get("trigger")

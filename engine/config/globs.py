@@ -42,6 +42,9 @@ class Expansion:
     matches: list[Path] = field(default_factory=list)
     outside: dict[Path, str] = field(default_factory=dict)
     folders: set[Path] = field(default_factory=set)
+    scanned: set[str] = field(default_factory=set)
+    """The folders whose entries decided the result: while none of them changes (and no
+    link in them is replaced), the same glob names the same paths."""
 
 
 def _components(pattern: str) -> tuple[str, ...]:
@@ -68,6 +71,7 @@ class _Walk:
         self.parts = parts
         self.matches: list[tuple[str, bool]] = []
         self.outside: dict[str, str] = {}
+        self.scanned: set[str] = set()
         self.visits = 0
         self.matchers: list[Callable[[str], object] | None] = [
             re.compile(fnmatch.translate(part)).fullmatch if _WILDCARD.search(part) else None
@@ -94,8 +98,9 @@ class _Walk:
             return
         part, more = self.parts[index], index + 1 < len(self.parts)
         if part == "**":
-            for folder, folder_linked in _folders(path, linked):
-                self.select(folder, index + 1, folder_linked, True)
+            for below, below_linked in _folders(path, linked):
+                self.scanned.add(below)
+                self.select(below, index + 1, below_linked, True)
             return
         for child, child_linked, is_dir in self.children(path, index, linked):
             if not more or is_dir:
@@ -103,6 +108,7 @@ class _Walk:
 
     def children(self, path: str, index: int, linked: bool) -> Iterator[tuple[str, bool, bool]]:
         match = self.matchers[index]
+        self.scanned.add(path)
         if match is None:
             child = os.path.join(path, self.parts[index])
             if os.path.lexists(child) and (index + 1 < len(self.parts) or os.path.exists(child)):
@@ -166,6 +172,7 @@ def expand_glob(folder: Path, pattern: str, *, max_visits: int = MAX_VISITS) -> 
     # pathlib's order (component by component), from text: `folder / x` is not re-parsed
     ordered = sorted(found, key=lambda match: match.split(os.sep))
     result = Expansion(outside={Path(link): real for link, real in walk.outside.items()})
+    result.scanned = walk.scanned
     for match in ordered:
         path = Path(match)
         result.matches.append(path)

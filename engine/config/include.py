@@ -69,12 +69,13 @@ def _matches(
 
 
 def expand_includes(
-    root: Document, folder: Path, display_folder: str
+    root: Document, folder: Path, display_folder: str, *, scanned: set[str] | None = None
 ) -> tuple[list[Included], list[Issue]]:
     """Files named by `root.data["include"]`, in kind order then glob order (sorted matches).
 
     Every issue is located at the glob in the root file (`json_path` `$.include.<kind>[i]`)
-    or, for a link leading out, at the link: see `incomplete_kinds`."""
+    or, for a link leading out, at the link: see `incomplete_kinds`. `scanned` collects the
+    folders whose entries decided the result."""
     found: list[Included] = []
     issues: list[Issue] = []
     seen: set[Path] = set()
@@ -84,6 +85,8 @@ def expand_includes(
     for kind in KINDS:
         for index, pattern in enumerate(include.get(kind, ())):
             expansion, problem = _matches(root, folder, ("include", kind, index), pattern)
+            if scanned is not None:
+                scanned |= expansion.scanned
             if problem is not None:
                 issues.append(problem)
             for link, real in expansion.outside.items():
@@ -96,8 +99,9 @@ def expand_includes(
                 if match in seen:
                     continue
                 seen.add(match)
-                relative = str(match)[prefix:].replace(os.sep, "/")
-                file = str(PurePath(display_folder, relative))
+                relative = str(match)[prefix:]
+                file = relative if display_folder == "." else os.path.join(display_folder, relative)
+                relative = relative.replace(os.sep, "/")
                 found.append(Included(kind, match, file, relative))
     return found, issues
 

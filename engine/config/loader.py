@@ -83,6 +83,7 @@ def set_members(
     *,
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_nodes: int = MAX_NODES,
+    cache: MemberCache | None = None,
 ) -> list[Path]:
     """The files `load_config(path)` would read, without reading them: the root file, then
     every included file inside the set's folder ([] when there is no root file). Hot reload
@@ -91,7 +92,7 @@ def set_members(
     found = _root_of(Path(display), display)
     if found is None:
         return []
-    listed = list_set(found[0], found[1], Caps(max_bytes, max_nodes))
+    listed = list_set(found[0], found[1], Caps(max_bytes, max_nodes), cache=cache)
     if listed.outside:
         return []
     return [found[0], *(item.path for item in listed.included)]

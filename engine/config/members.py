@@ -12,12 +12,14 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
+from engine.config.build import LEGACY_TRIGGER
 from engine.config.models import AgentSpec
-from engine.config.parse import parse_text
-from engine.config.positions import Document, json_path
+from engine.config.parse import MAX_ALIAS_NODES, MAX_DEPTH, parse_text, positions_of
+from engine.config.positions import Document, PathKey, Position, json_path
 from engine.config.read import Source, read_source
 from engine.config.schemas import SCHEMA_BY_KIND
 from engine.config.validate import validate_document
@@ -56,8 +58,9 @@ def _declared(kind: str, data: Any, issues: list[Issue]) -> frozenset[str] | Non
         return None
     if kind == "agents":
         name = data.get("name")
-        named = isinstance(name, str) and all(found.json_path != "$.name" for found in issues)
-        return frozenset({name}) if named else None
+        if not isinstance(name, str) or any(found.json_path == "$.name" for found in issues):
+            return None
+        return frozenset({name})
     names = data.get("capabilities")
     if not isinstance(names, dict):
         return None
@@ -81,6 +84,11 @@ def stat_key(path: Any) -> tuple[int, ...] | None:
     return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
 
 
+def stats_of(paths: Any) -> tuple[object, ...]:
+    """(path, stat key, path, stat key, ...) for `paths`."""
+    return tuple(item for path in paths for item in (path, stat_key(path)))
+
+
 @dataclass(slots=True)
 class MemberCache:
     """Per-file results keyed by (kind, name in issues, content hash, caps), and the stat each
@@ -90,7 +98,27 @@ class MemberCache:
     entries: dict[tuple[object, ...], Member] = field(default_factory=dict)
     stats: dict[tuple[object, ...], tuple[tuple[int, ...], Member]] = field(default_factory=dict)
     used: set[tuple[object, ...]] = field(default_factory=set)
+    listings: dict[tuple[object, ...], tuple[tuple[object, ...], Any]] = field(
+        default_factory=dict
+    )
+    """What a set's root lists, by (root, caps): valid while the stats of the root file and
+    of every folder its globs looked into are unchanged (see `stats_of`)."""
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def listing(self, key: tuple[object, ...]) -> Any | None:
+        with self.lock:
+            found = self.listings.get(key)
+        if found is None or stats_of(found[0][::2]) != found[0]:
+            return None
+        return found[1]
+
+    def keep_listing(self, key: tuple[object, ...], paths: list[Any], listing: Any) -> None:
+        stats = stats_of(paths)
+        settled = (time.time() - RACY_S) * 1e9
+        times = [max(stat[3], stat[4]) for stat in stats[1::2] if isinstance(stat, tuple)]
+        if len(times) == len(paths) and all(changed < settled for changed in times):
+            with self.lock:
+                self.listings[key] = (stats, listing)
 
     def get(self, key: tuple[object, ...]) -> Member | None:
         with self.lock:
@@ -154,7 +182,7 @@ def read_member(
     key = (kind, file, digest, caps)
     found = cache.get(key) if cache is not None else None
     if found is None:
-        found = _fresh(kind, source, relative, digest, caps[1], build, own_issues)
+        found = _fresh(kind, source, path, relative, digest, caps[1], build, own_issues)
     if cache is not None:
         cache.put(key, found)
         cache.seen(where, stat, found)
@@ -164,6 +192,7 @@ def read_member(
 def _fresh(
     kind: str,
     source: Source,
+    path: Any,
     relative: str,
     digest: bytes,
     max_nodes: int,
@@ -178,5 +207,21 @@ def _fresh(
     if issues:
         declares = _declared(kind, document.data, issues)
         return Member(kind, file, relative, digest, None, tuple(issues), declares=declares)
-    agent = build(document) if build is not None else None
+    if build is None:
+        return Member(kind, file, relative, digest, document, ())
+    agent = build(document)
+    if LEGACY_TRIGGER not in document.data:  # nothing later reads the data: the model has it
+        located = partial(_positions_from_file, path, digest, file, max_nodes)
+        document = replace(document.located_only(), origin=located)
     return Member(kind, file, relative, digest, document, (), agent=agent)
+
+
+def _positions_from_file(
+    path: Any, digest: bytes, file: str, max_nodes: int
+) -> tuple[dict[PathKey, Position], dict[PathKey, Position]]:
+    """Positions of a file read again for an issue (its text is not kept): only when its
+    content is still what was checked; else none (issues fall back to the file's start)."""
+    source, _ = read_source(path, file=file)
+    if source is None or hashlib.sha256(source.raw).digest() != digest:
+        return {}, {}
+    return positions_of(source.text, file, (MAX_DEPTH, MAX_ALIAS_NODES, max_nodes))

@@ -289,14 +289,15 @@ def parse_text(
     if not positions:
         document, _ = _parse(text, file, limits, positions=False)
         if document is not None:
-            located = partial(_positions_of, text, file, limits)
+            located = partial(positions_of, text, file, limits)
             return replace(document, origin=located), []
     return _parse(text, file, limits, positions=True)
 
 
-def _positions_of(
-    text: str, file: str, limits: tuple[int, int, int]
+def positions_of(
+    text: str, file: str, limits: tuple[int, int, int] = (MAX_DEPTH, MAX_ALIAS_NODES, MAX_NODES)
 ) -> tuple[dict[PathKey, Position], dict[PathKey, Position]]:
+    """Every position of `text` (empty when it no longer parses)."""
     document, _ = _parse(text, file, limits, positions=True)
     return (document.values, document.keys) if document is not None else ({}, {})
 

@@ -102,8 +102,24 @@ class SetFiles:
         return incomplete_kinds(self.issues)
 
 
-def list_set(engine_path: Path, display: str, caps: Caps) -> SetFiles:
-    """Read the root file and expand its includes; reads no other file."""
+def list_set(
+    engine_path: Path, display: str, caps: Caps, *, cache: MemberCache | None = None
+) -> SetFiles:
+    """Read the root file and expand its includes; reads no other file. With `cache`, the
+    listing is reused while the root file and the folders its globs looked into are
+    unchanged."""
+    key = (str(engine_path), display, caps)
+    listed = cache.listing(key) if cache is not None else None
+    if isinstance(listed, SetFiles):
+        return listed
+    scanned: set[str] = set()
+    listed = _list(engine_path, display, caps, scanned)
+    if cache is not None and listed.root is not None:
+        cache.keep_listing(key, [str(engine_path), *sorted(scanned)], listed)
+    return listed
+
+
+def _list(engine_path: Path, display: str, caps: Caps, scanned: set[str]) -> SetFiles:
     real = leads_outside(engine_path, engine_path.parent)
     if real is not None:
         return SetFiles(None, None, [], [outside_issue(display, real)], outside=True)
@@ -113,7 +129,9 @@ def list_set(engine_path: Path, display: str, caps: Caps) -> SetFiles:
     )
     if root is None:
         return SetFiles(None, source, [], issues)
-    included, issues = expand_includes(root, engine_path.parent, str(PurePath(display).parent))
+    included, issues = expand_includes(
+        root, engine_path.parent, str(PurePath(display).parent), scanned=scanned
+    )
     return SetFiles(root, source, included, issues)
 
 
@@ -157,8 +175,9 @@ def load_set(
     staying silent about names a failed file may declare (`Gaps`). `cache` keeps per-file
     results between loads of the same set (hot reload).
     """
-    listed = list_set(engine_path, display, caps)
-    root, source, included, issues = listed.root, listed.source, listed.included, listed.issues
+    listed = list_set(engine_path, display, caps, cache=cache)
+    root, source, included = listed.root, listed.source, listed.included
+    issues = list(listed.issues)
     if root is None or source is None:
         return None, issues
     members = _members(included, caps, cache)

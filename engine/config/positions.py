@@ -59,3 +59,8 @@ class Document:
                 return self.values[parts]
             parts = parts[:-1]
         return self.values.get((), (1, 1))
+
+    def located_only(self) -> Document:
+        """The same file and positions without its data: what issues need once a model holds
+        the data (a 10,000-agent set keeps no second copy of every agent)."""
+        return Document(self.file, None, self.values, self.keys, self.origin)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.config.loader import set_members
-from engine.config.members import RACY_S
+from engine.config.members import RACY_S, MemberCache
 from engine.config.read import DEFAULT_MAX_BYTES, read_bytes
 
 
@@ -51,16 +51,21 @@ def _digest(member: Path, key: bytes, max_bytes: int) -> bytes:
 
 
 def scan(
-    path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES, digests: Digests | None = None
+    path: Path,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    digests: Digests | None = None,
+    cache: MemberCache | None = None,
 ) -> FileState:
     """Look at every file of the set rooted at `path` (an engine.yaml or its folder).
 
     With `digests` (kept by the caller between scans), a file whose stat key is unchanged and
-    was last written more than `RACY_S` before is not read again.
+    was last written more than `RACY_S` before is not read again; with `cache`, the set's
+    listing is reused while its folders are unchanged.
     """
     content, stats = hashlib.sha256(), hashlib.sha256()
     newest = 0.0
-    members = set_members(path, max_bytes=max_bytes)
+    members = set_members(path, max_bytes=max_bytes, cache=cache)
     settled = time.time() - RACY_S
     for member in members:
         key, changed = _stat_key(member)
@@ -77,7 +82,7 @@ def scan(
     if digests is not None:
         for gone in set(digests) - set(members):
             digests.pop(gone, None)
-    folders = tuple(sorted({member.parent for member in members}))
+    folders = tuple(Path(folder) for folder in sorted({os.path.dirname(m) for m in members}))
     return FileState(content.hexdigest(), stats.hexdigest(), newest, folders)
 
 
@@ -89,6 +94,7 @@ def settle(
     first: FileState | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
     digests: Digests | None = None,
+    cache: MemberCache | None = None,
 ) -> FileState | None:
     """The state of the set once no file changed for `quiet_s` seconds, or None if it was
     still changing at `deadline` (a `time.monotonic()` value).
@@ -96,7 +102,7 @@ def settle(
     The quiet time is read from the files' own times, so a set untouched for longer costs one
     look; a time in the future (clock skew) is never trusted beyond one full quiet period.
     """
-    state = first or scan(path, max_bytes=max_bytes, digests=digests)
+    state = first or scan(path, max_bytes=max_bytes, digests=digests, cache=cache)
     while True:
         wait = min(quiet_s - (time.time() - state.newest), quiet_s)
         if wait <= 0:
@@ -104,7 +110,7 @@ def settle(
         if time.monotonic() + wait > deadline:
             return None
         time.sleep(wait)
-        again = scan(path, max_bytes=max_bytes, digests=digests)
+        again = scan(path, max_bytes=max_bytes, digests=digests, cache=cache)
         if again.stats == state.stats:
             return again
         state = again
