@@ -12,15 +12,13 @@ import sys
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
-from jsonschema.protocols import Validator
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import SchemaNotFoundError, SchemaParseError
 from engine.validation.compiled import Check, compile_check
-from engine.validation.validators import safe_validator
+
+if TYPE_CHECKING:
+    from jsonschema.protocols import Validator
 
 if sys.version_info >= (3, 11):
     from importlib.resources.abc import Traversable
@@ -75,6 +73,11 @@ def load_schema(name: str) -> dict[str, Any]:
 def validator_for(name: str) -> Validator:
     """A cached Draft 2020-12 validator for schema `name`: real format checks, patterns run by
     the linear-time engine (`$` only at the end of the text), refs never fetched."""
+    from jsonschema import Draft202012Validator  # only for located errors: not at start-up
+    from jsonschema.exceptions import SchemaError
+
+    from engine.validation.validators import safe_validator
+
     schema = _cached_schema(name)
     try:
         Draft202012Validator.check_schema(schema)
@@ -85,6 +88,6 @@ def validator_for(name: str) -> Validator:
 
 @cache
 def fast_check_for(name: str) -> Check | None:
-    """A compiled `is_valid` for bundled schema `name` (None: only the pure validator)."""
-    validator_for(name)  # the schema itself is checked once, by the authority
+    """A compiled `is_valid` for bundled schema `name` (None: only the pure validator). The
+    bundled schemas themselves are checked by the test suite and by `validator_for`."""
     return compile_check(_cached_schema(name))

@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterator
-from typing import Any
-
-from jsonschema.exceptions import ValidationError, best_match
-from jsonschema.protocols import Validator
+from typing import TYPE_CHECKING, Any
 
 from engine.config.codes import issue
 from engine.config.positions import Document, json_path
 from engine.config.schemas import fast_check_for, validator_for
 from engine.issues import Issue, sort_key
+
+if TYPE_CHECKING:  # jsonschema is imported only when a document is invalid
+    from jsonschema.exceptions import ValidationError
+    from jsonschema.protocols import Validator
 
 _CODE_BY_KEYWORD = {
     "required": "required",
@@ -107,6 +108,8 @@ def _alternatives(error: ValidationError) -> str:
             kind = branch["type"]
             names.append(f"an {kind}" if str(kind)[0] in "aeiou" else f"a {kind}")
     if not names and error.context:
+        from jsonschema.exceptions import best_match
+
         return str(best_match(error.context).message)
     return " or ".join(names)
 

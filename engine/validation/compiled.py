@@ -1,9 +1,10 @@
 """Compiled validators (jsonschema-rs) that answer one question fast: is this instance valid?
 
 They never produce an issue: a "no" sends the instance to the pure `jsonschema` validator,
-which locates and words every error. Used only for schemas whose keywords both agree on (no
-`format`, whose checkers differ); patterns run on a linear-time regex engine in both. Absent
-the package (or on a value it cannot convert), every answer is None: "ask the pure path".
+which locates and words every error. Patterns run on a linear-time regex engine in both;
+formats are asserted by both (a format the compiled checker is stricter about only costs a
+trip through the pure path). Absent the package (or on a value it cannot convert), every
+answer is None: "ask the pure path".
 """
 
 from __future__ import annotations
@@ -20,22 +21,14 @@ except ImportError:  # pragma: no cover - a platform without wheels
 Check = Callable[[Any], "bool | None"]
 
 
-def _uses_format(node: Any) -> bool:
-    if isinstance(node, dict):
-        return "format" in node or any(_uses_format(value) for value in node.values())
-    if isinstance(node, list):
-        return any(_uses_format(item) for item in node)
-    return False
-
-
 def compile_check(schema: Any) -> Check | None:
     """A fast `is_valid` for `schema`, or None when this schema must take the pure path."""
-    if jsonschema_rs is None or _uses_format(schema):
+    if jsonschema_rs is None:
         return None
     try:
         compiled = jsonschema_rs.validator_for(
             schema,
-            validate_formats=False,
+            validate_formats=True,
             pattern_options=jsonschema_rs.RegexOptions(),  # linear time, `$` at the end only
             offline=True,
         )

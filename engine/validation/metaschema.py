@@ -10,15 +10,12 @@ Patterns (`format: regex`) are not judged here: `engine.validation.audit` report
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
-from jsonschema_specifications import REGISTRY  # type: ignore[import-untyped]  # jsonschema dep
+from typing import TYPE_CHECKING, Any
 
 from engine.validation.compiled import metaschema_check
-from engine.validation.refs import LOCAL_ONLY
-from engine.validation.validators import SCHEMA_FORMATS
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
 
 BASE = "https://json-schema.org/draft/2020-12/"
 VOCABULARIES = (
@@ -52,6 +49,8 @@ def _rewrite(node: Any) -> Any:
 
 def merged_metaschema() -> dict[str, Any] | None:
     """The 2020-12 meta-schema as one schema, or None if its parts are not as expected."""
+    from jsonschema_specifications import REGISTRY  # type: ignore[import-untyped]
+
     root = REGISTRY.contents(BASE + "schema")
     merged: dict[str, Any] = {"type": ["object", "boolean"], "properties": {}, "$defs": {}}
     parts = [REGISTRY.contents(f"{BASE}meta/{name}") for name in VOCABULARIES]
@@ -72,6 +71,11 @@ def merged_metaschema() -> dict[str, Any] | None:
 
 @cache
 def _validator() -> Draft202012Validator:
+    from jsonschema import Draft202012Validator  # the pure path: only for an invalid schema
+
+    from engine.validation.refs import LOCAL_ONLY
+    from engine.validation.validators import SCHEMA_FORMATS
+
     schema = merged_metaschema()
     if schema is None:
         schema = Draft202012Validator.META_SCHEMA
@@ -83,6 +87,8 @@ def schema_error(schema: Any) -> tuple[tuple[str | int, ...], str] | None:
     fast = metaschema_check()
     if fast is not None and fast(schema):
         return None
+    from jsonschema.exceptions import best_match
+
     validator = _validator()
     error = best_match(validator.iter_errors(schema))
     if error is None:
