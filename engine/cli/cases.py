@@ -72,7 +72,7 @@ def execute(args: argparse.Namespace) -> int:
     snapshot = load_config(args.path)
     cases, issues = load_cases(args.cases, snapshot)
     if issues:
-        raise ConfigError(issues)
+        raise ConfigError(issues, what="cases file")
     router = Router(snapshot)
     results = [run_case(router, case) for case in cases]
     covered = coverage(snapshot, results)

@@ -69,10 +69,30 @@ def _translate(document: Document, error: ValidationError) -> Iterator[Issue]:
     message = error.message
     if "dependentSchemas" in error.schema_path:
         code, message = "schema", _dependent_message(error, path)
-    elif error.validator in ("enum", "const") and isinstance(error.instance, str):
-        options = error.validator_value if error.validator == "enum" else [error.validator_value]
-        message += suggest(error.instance, options)
+    elif error.validator == "enum" and isinstance(error.instance, str):
+        message += suggest(error.instance, error.validator_value)  # a const names its value
+    elif error.validator == "type":
+        message += _type_hint(path, error.instance)
     yield issue(document.file, document.locate(path), json_path(path), code, message)
+
+
+def _type_hint(path: tuple[Any, ...], instance: Any) -> str:
+    """How to write what was meant, for type mistakes with one usual fix."""
+    if path[-2:-1] == ("when",) and path[-1] == "keywords" and isinstance(instance, list):
+        shown = ", ".join(str(item) for item in instance[:3])
+        return (f"; keywords take {{any: [{shown}]}} (one of them is enough) or "
+                f"{{all: [...]}} (every one needed)")
+    return ""
+
+
+def _key_hint(key: str, known: list[str]) -> str:
+    """A hint for an unknown key: what it usually means here, else the closest known key."""
+    if key == "agents" and "accepts" in known:
+        return ("; an agent file holds one agent: put its name, description, ... at the top "
+                "level, one file per agent")
+    if key in ("condition", "conditions", "if", "match") and "when" in known:
+        return "; a rule's conditions go under `when:` (tool, keywords, from, capabilities, ...)"
+    return suggest(key, known)
 
 
 def _unknown_keys(
@@ -84,7 +104,7 @@ def _unknown_keys(
     for key in instance:
         if key in known:
             continue
-        message = f"unknown key {key!r}{suggest(key, known)}"
+        message = f"unknown key {key!r}{_key_hint(key, known)}"
         where = document.locate((*path, key), key=True)
         yield issue(document.file, where, json_path((*path, key)), "unknown-key", message)
 
