@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 
 from engine.cli.output import FORMATS, render_issues
+from engine.cli.progress import ProgressLine
 from engine.config.loader import check_paths
 from engine.config.parse import MAX_NODES
 from engine.config.read import DEFAULT_MAX_BYTES
@@ -60,7 +61,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def execute(args: argparse.Namespace) -> int:
     if not args.paths:
         raise UsageError("give at least one PATH")
-    result = check_paths(args.paths, max_bytes=args.max_bytes, max_nodes=args.max_nodes)
+    line = ProgressLine("checking")
+    result = check_paths(
+        args.paths, max_bytes=args.max_bytes, max_nodes=args.max_nodes,
+        progress=lambda root, done, total: line.update(done, total, what=root),
+    )
+    line.close()
     report = render_issues(result.issues, args.format)
     if report:
         print(report)

@@ -7,8 +7,9 @@ issues instead. All of them run the same stages (see `engine.config.pipeline`).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path, PurePath
 from typing import Any
 
@@ -157,11 +158,13 @@ def check_paths(
     *,
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_nodes: int = MAX_NODES,
+    progress: Callable[[str, int, int], None] | None = None,
 ) -> CheckResult:
     """Check every config set found under `paths`; one bad set never hides another's issues.
 
     A folder stands for every set below it; a file other than engine.yaml (as pre-commit
-    passes them) for the whole set it belongs to, each set checked once.
+    passes them) for the whole set it belongs to, each set checked once. `progress` hears
+    (set, files done, files in the set) as each set loads.
     """
     issues: list[Issue] = []
     loaded: dict[str, tuple[Snapshot | None, str]] = {}
@@ -172,7 +175,10 @@ def check_paths(
         for root, display in roots:
             key = _identity(root)
             if key not in loaded:
-                snapshot, found = load_set(root, display, caps=Caps(max_bytes, max_nodes))
+                hook = partial(progress, display) if progress is not None else None
+                snapshot, found = load_set(
+                    root, display, caps=Caps(max_bytes, max_nodes), progress=hook
+                )
                 issues += found
                 loaded[key] = (snapshot, display)
             snapshot = loaded[key][0]

@@ -8,7 +8,7 @@ bad input.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any
@@ -135,11 +135,22 @@ def _list(engine_path: Path, display: str, caps: Caps, scanned: set[str]) -> Set
     return SetFiles(root, source, included, issues)
 
 
-def _members(included: list[Included], caps: Caps, cache: MemberCache | None) -> list[Member]:
+Progress = Callable[[int, int], None]
+"""Called with (files done, files in the set) as a load goes."""
+
+
+def _members(
+    included: list[Included],
+    caps: Caps,
+    cache: MemberCache | None,
+    progress: Progress | None = None,
+) -> list[Member]:
     """Every included file through read, parse, validate and (agents) build, from `cache`
     when its content was seen before."""
     members = []
-    for item in included:
+    for done, item in enumerate(included):
+        if progress is not None and done % 100 == 0:
+            progress(done, len(included))
         agents = item.kind == "agents"
         members.append(read_member(
             item.kind, item.path, item.file, item.relative,
@@ -167,20 +178,25 @@ def _by_kind(members: list[Member]) -> dict[str, list[Built]]:
 
 
 def load_set(
-    engine_path: Path, display: str, *, caps: Caps = Caps(), cache: MemberCache | None = None
+    engine_path: Path,
+    display: str,
+    *,
+    caps: Caps = Caps(),
+    cache: MemberCache | None = None,
+    progress: Progress | None = None,
 ) -> tuple[Snapshot | None, list[Issue]]:
     """Load the set rooted at `engine_path`; `display` is its name in issues.
 
     Cross-file checks run on every file that is valid on its own, whatever failed elsewhere,
     staying silent about names a failed file may declare (`Gaps`). `cache` keeps per-file
-    results between loads of the same set (hot reload).
+    results between loads of the same set (hot reload); `progress` hears how far it got.
     """
     listed = list_set(engine_path, display, caps, cache=cache)
     root, source, included = listed.root, listed.source, listed.included
     issues = list(listed.issues)
     if root is None or source is None:
         return None, issues
-    members = _members(included, caps, cache)
+    members = _members(included, caps, cache, progress)
     issues += [found for member in members for found in member.issues]
     files = (display, *(item.file for item in included))
     try:
