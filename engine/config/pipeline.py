@@ -19,6 +19,7 @@ from engine.config.build import Built, build_agent, build_config
 from engine.config.codes import issue
 from engine.config.document import read_document
 from engine.config.examples_check import contradicting_examples
+from engine.config.heap import collector_paused
 from engine.config.include import (
     Included,
     expand_includes,
@@ -191,6 +192,17 @@ def load_set(
     staying silent about names a failed file may declare (`Gaps`). `cache` keeps per-file
     results between loads of the same set (hot reload); `progress` hears how far it got.
     """
+    with collector_paused():
+        return _load_set(engine_path, display, caps, cache, progress)
+
+
+def _load_set(
+    engine_path: Path,
+    display: str,
+    caps: Caps,
+    cache: MemberCache | None,
+    progress: Progress | None,
+) -> tuple[Snapshot | None, list[Issue]]:
     listed = list_set(engine_path, display, caps, cache=cache)
     root, source, included = listed.root, listed.source, listed.included
     issues = list(listed.issues)

@@ -12,12 +12,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
+from engine.config.heap import collector_paused
 from engine.config.members import MemberCache
 from engine.config.snapshot import Snapshot
 from engine.errors import ConfigError
 from engine.issues import Issue
 from engine.runtime.fileset import Digests, FileState, scan, settle
-from engine.runtime.heap import collector_paused
 from engine.runtime.hooks import Event, Hooks
 
 log = logging.getLogger("engine.reload")
@@ -108,7 +108,7 @@ class Reloader:
         self._applied_generation = 0
         self._digests: Digests = {}
         before = self._scan()
-        with collector_paused():
+        with collector_paused(freeze=True):
             self._current = self._load(self.path)
         after = self._scan()
         self._folders = after.folders
@@ -166,7 +166,7 @@ class Reloader:
 
     def _try_load(self) -> tuple[Snapshot | None, tuple[Issue, ...]]:
         try:
-            with collector_paused():
+            with collector_paused(freeze=True):
                 snapshot = self._load(self.path)
         except ConfigError as error:
             return None, error.issues
