@@ -199,6 +199,14 @@ def _fresh(
     build: Callable[[Document], AgentSpec] | None,
     own_issues: Payload,
 ) -> Member:
+    member = _checked(kind, source, relative, digest, max_nodes, own_issues)
+    return _with_model(member, path, build, max_nodes)
+
+
+def _checked(
+    kind: str, source: Source, relative: str, digest: bytes, max_nodes: int, own_issues: Payload
+) -> Member:
+    """Parse and validate one file's text: a member holding its document (and no model)."""
     file = source.file
     document, issues = parse_text(source.text, file, max_nodes=max_nodes, positions=False)
     if document is None:
@@ -207,13 +215,22 @@ def _fresh(
     if issues:
         declares = _declared(kind, document.data, issues)
         return Member(kind, file, relative, digest, None, tuple(issues), declares=declares)
-    if build is None:
-        return Member(kind, file, relative, digest, document, ())
+    return Member(kind, file, relative, digest, document, ())
+
+
+def _with_model(
+    member: Member, path: Any, build: Callable[[Document], AgentSpec] | None, max_nodes: int
+) -> Member:
+    """A valid agent member with its model built; its document then keeps positions only
+    (found again from the file on demand: its text is not kept either)."""
+    document, digest = member.document, member.digest
+    if build is None or document is None or digest is None:
+        return member
     agent = build(document)
     if LEGACY_TRIGGER not in document.data:  # nothing later reads the data: the model has it
-        located = partial(_positions_from_file, path, digest, file, max_nodes)
+        located = partial(_positions_from_file, path, digest, member.file, max_nodes)
         document = replace(document.located_only(), origin=located)
-    return Member(kind, file, relative, digest, document, (), agent=agent)
+    return replace(member, document=document, agent=agent)
 
 
 def _positions_from_file(

@@ -11,7 +11,6 @@ import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path, PurePath
-from typing import Any
 
 from pydantic import ValidationError
 
@@ -29,15 +28,15 @@ from engine.config.include import (
 )
 from engine.config.link import Gaps, link_config
 from engine.config.members import Member, MemberCache, read_member
+from engine.config.models import AgentSpec
 from engine.config.parse import MAX_NODES
-from engine.config.positions import Document, PathKey, json_path
+from engine.config.payloads import OWN_ISSUES
+from engine.config.positions import Document
 from engine.config.read import DEFAULT_MAX_BYTES, Source
 from engine.config.schemas import ENGINE_SCHEMA
 from engine.config.snapshot import Snapshot, compile_snapshot
 from engine.config.topology import agent_warnings, shadowed_rules
 from engine.issues import Issue, has_errors, sort_key
-from engine.validation.audit import schema_findings
-from engine.validation.metaschema import schema_error
 
 
 def content_version(files: Iterable[tuple[str, bytes]]) -> str:
@@ -48,33 +47,6 @@ def content_version(files: Iterable[tuple[str, bytes]]) -> str:
         digest.update(relative.encode("utf-8") + b"\0")
         digest.update(len(content).to_bytes(8, "big") + content)
     return digest.hexdigest()[:16]
-
-
-_FINDING_CODES = {"ref": "schema-ref", "pattern": "unsupported-pattern"}
-
-
-def payload_schema_issues(document: Document) -> list[Issue]:
-    """`accepts.payload_schema` of an agent document must be a valid JSON Schema whose refs
-    resolve inside it and whose patterns run in linear time."""
-    schema = document.data.get("accepts", {}).get("payload_schema")
-    if schema is None:
-        return []
-    base = ("accepts", "payload_schema")
-    found = [(code, (*base, *where), message) for code, where, message in _schema_problems(schema)]
-    return [
-        issue(document.file, document.locate(path), json_path(path), code, message)
-        for code, path, message in found
-    ]
-
-
-def _schema_problems(schema: Any) -> list[tuple[str, PathKey, str]]:
-    error = schema_error(schema)
-    if error is not None:
-        return [("invalid-payload-schema", error[0], f"not a valid JSON Schema: {error[1]}")]
-    return [
-        (_FINDING_CODES[finding.kind], finding.path, finding.message)
-        for finding in schema_findings(schema)
-    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,25 +120,22 @@ def _members(
 ) -> list[Member]:
     """Every included file through read, parse, validate and (agents) build, from `cache`
     when its content was seen before."""
+    limits = (caps.max_bytes, caps.max_nodes)
     members = []
     for done, item in enumerate(included):
         if progress is not None and done % 100 == 0:
             progress(done, len(included))
-        agents = item.kind == "agents"
         members.append(read_member(
-            item.kind, item.path, item.file, item.relative,
-            caps=(caps.max_bytes, caps.max_nodes),
-            build=build_agent if agents else None,
-            own_issues=payload_schema_issues if agents else _no_issues,
-            cache=cache,
+            item.kind, item.path, item.file, item.relative, caps=limits,
+            build=_builder(item.kind), own_issues=OWN_ISSUES[item.kind], cache=cache,
         ))
     if cache is not None:
         cache.retain()
     return members
 
 
-def _no_issues(document: Document) -> list[Issue]:
-    return []
+def _builder(kind: str) -> Callable[[Document], AgentSpec] | None:
+    return build_agent if kind == "agents" else None
 
 
 def _by_kind(members: list[Member]) -> dict[str, list[Built]]:
