@@ -103,6 +103,9 @@ class MemberCache:
     )
     """What a set's root lists, by (root, caps): valid while the stats of the root file and
     of every folder its globs looked into are unchanged (see `stats_of`)."""
+    snapshot: Any = None
+    """The last snapshot compiled from these members: the next compile shares its equal
+    parts."""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def listing(self, key: tuple[object, ...]) -> Any | None:

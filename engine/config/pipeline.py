@@ -193,5 +193,10 @@ def _load_set(
     warnings = tuple(sorted([*issues, *agent_warnings(config, locator)], key=sort_key))
     digests = [(m.relative, m.digest or b"") for m in members]
     version = content_version([(engine_path.name, hashlib.sha256(source.raw).digest()), *digests])
-    snapshot = compile_snapshot(config, version=version, root=display, warnings=warnings)
+    previous = cache.snapshot if cache is not None else None
+    snapshot = compile_snapshot(
+        config, version=version, root=display, warnings=warnings, previous=previous
+    )
+    if cache is not None:
+        cache.snapshot = snapshot
     return snapshot, list(warnings)
