@@ -20,7 +20,7 @@ from engine.config.build import LEGACY_TRIGGER
 from engine.config.models import AgentSpec
 from engine.config.parse import MAX_ALIAS_NODES, MAX_DEPTH, parse_text, positions_of
 from engine.config.positions import Document, PathKey, Position, json_path
-from engine.config.read import Source, read_source
+from engine.config.read import DEFAULT_MAX_BYTES, Source, read_source
 from engine.config.schemas import SCHEMA_BY_KIND
 from engine.config.validate import validate_document
 from engine.issues import Issue
@@ -84,9 +84,27 @@ def stat_key(path: Any) -> tuple[int, ...] | None:
     return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
 
 
-def stats_of(paths: Any) -> tuple[object, ...]:
-    """(path, stat key, path, stat key, ...) for `paths`."""
-    return tuple(item for path in paths for item in (path, stat_key(path)))
+def signature(path: str) -> object:
+    """What changes whenever the file or folder at `path` does: its stat key, and when it was
+    written too recently for its timestamps to tell two writes apart (`RACY_S`), also its
+    content: the names and inodes of a folder's entries (a replaced link is a new inode),
+    a file's hash."""
+    stat = stat_key(path)
+    if stat is None or max(stat[3], stat[4]) < (time.time() - RACY_S) * 1e9:
+        return stat
+    try:
+        if os.path.isdir(path):
+            with os.scandir(path) as entries:
+                return stat, frozenset((entry.name, entry.inode()) for entry in entries)
+        with open(path, "rb") as handle:
+            return stat, hashlib.sha256(handle.read(DEFAULT_MAX_BYTES + 1)).digest()
+    except OSError:
+        return None
+
+
+def signatures(paths: Any) -> tuple[object, ...]:
+    """(path, signature, path, signature, ...) for `paths`."""
+    return tuple(item for path in paths for item in (path, signature(path)))
 
 
 @dataclass(slots=True)
@@ -101,8 +119,8 @@ class MemberCache:
     listings: dict[tuple[object, ...], tuple[tuple[object, ...], Any]] = field(
         default_factory=dict
     )
-    """What a set's root lists, by (root, caps): valid while the stats of the root file and
-    of every folder its globs looked into are unchanged (see `stats_of`)."""
+    """What a set's root lists, by (root, caps): valid while the root file and every folder
+    its globs looked into keep their `signature`."""
     snapshot: Any = None
     """The last snapshot compiled from these members: the next compile shares its equal
     parts."""
@@ -111,17 +129,15 @@ class MemberCache:
     def listing(self, key: tuple[object, ...]) -> Any | None:
         with self.lock:
             found = self.listings.get(key)
-        if found is None or stats_of(found[0][::2]) != found[0]:
+        if found is None or signatures(found[0][::2]) != found[0]:
             return None
         return found[1]
 
     def keep_listing(self, key: tuple[object, ...], paths: list[Any], listing: Any) -> None:
-        stats = stats_of(paths)
-        settled = (time.time() - RACY_S) * 1e9
-        times = [max(stat[3], stat[4]) for stat in stats[1::2] if isinstance(stat, tuple)]
-        if len(times) == len(paths) and all(changed < settled for changed in times):
+        seen = signatures(paths)
+        if None not in seen[1::2]:
             with self.lock:
-                self.listings[key] = (stats, listing)
+                self.listings[key] = (seen, listing)
 
     def get(self, key: tuple[object, ...]) -> Member | None:
         with self.lock:

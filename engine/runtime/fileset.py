@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import struct
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,23 +31,26 @@ class FileState:
     folders: tuple[Path, ...]
 
 
-Digests = dict[Path, tuple[bytes, bytes]]
+Digests = dict[str, tuple[tuple[int, ...], bytes]]
 """Path -> (stat key, content digest) of the files read by earlier scans."""
+_STAT = struct.Struct("<QQqqq")
+_GONE = (0, 0, -1, -1, -1)
 
 
-def _stat_key(path: Path) -> tuple[bytes, float]:
+def _stat_key(path: str) -> tuple[tuple[int, ...], float]:
+    """(device, inode, size, mtime ns, ctime ns) and the time of the last write or rename."""
     try:
         info = os.stat(path)
     except (OSError, ValueError):
-        return b"gone", 0.0
-    key = f"{info.st_dev}:{info.st_ino}:{info.st_size}:{info.st_mtime_ns}:{info.st_ctime_ns}"
-    return key.encode(), max(info.st_mtime, info.st_ctime)
+        return _GONE, 0.0
+    key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+    return key, max(info.st_mtime, info.st_ctime)
 
 
-def _digest(member: Path, key: bytes, max_bytes: int) -> bytes:
+def _digest(member: str, key: tuple[int, ...], max_bytes: int) -> bytes:
     data = read_bytes(member, max_bytes)
     if isinstance(data, tuple):  # not readable as a config file: its state, not its bytes
-        data = b"\0" + data[0].encode() + b"\0" + key
+        data = b"\0" + data[0].encode() + b"\0" + _STAT.pack(*key)
     return hashlib.sha256(data).digest()
 
 
@@ -61,29 +65,33 @@ def scan(
 
     With `digests` (kept by the caller between scans), a file whose stat key is unchanged and
     was last written more than `RACY_S` before is not read again; with `cache`, the set's
-    listing is reused while its folders are unchanged.
+    listing is reused while its folders are unchanged. One pass of cheap steps per file, then
+    one hash of everything: 10,000 files cost tens of milliseconds.
     """
-    content, stats = hashlib.sha256(), hashlib.sha256()
-    newest = 0.0
-    members = set_members(path, max_bytes=max_bytes, cache=cache)
+    names = [os.fspath(member) for member in set_members(path, max_bytes=max_bytes, cache=cache)]
+    known = digests if digests is not None else {}
     settled = time.time() - RACY_S
-    for member in members:
-        key, changed = _stat_key(member)
+    newest = 0.0
+    keys, contents = [], []
+    for name in names:
+        key, changed = _stat_key(name)
         newest = max(newest, changed)
-        name = os.fsencode(member) + b"\0"
-        stats.update(name + key + b"\0")
-        known = digests.get(member) if digests is not None else None
-        digest = known[1] if known is not None and known[0] == key else None
+        seen = known.get(name)
+        digest = seen[1] if seen is not None and seen[0] == key else None
         if digest is None:
-            digest = _digest(member, key, max_bytes)
+            digest = _digest(name, key, max_bytes)
             if digests is not None and changed < settled:
-                digests[member] = (key, digest)
-        content.update(name + digest)
+                digests[name] = (key, digest)
+        keys.append(_STAT.pack(*key))
+        contents.append(digest)
     if digests is not None:
-        for gone in set(digests) - set(members):
+        for gone in set(digests).difference(names):
             digests.pop(gone, None)
-    folders = tuple(Path(folder) for folder in sorted({os.path.dirname(m) for m in members}))
-    return FileState(content.hexdigest(), stats.hexdigest(), newest, folders)
+    listed = "\0".join(names).encode("utf-8", "surrogateescape") + b"\0\0"
+    content = hashlib.sha256(listed + b"".join(contents)).hexdigest()
+    stats = hashlib.sha256(listed + b"".join(keys)).hexdigest()
+    folders = tuple(Path(folder) for folder in sorted({n.rpartition(os.sep)[0] for n in names}))
+    return FileState(content, stats, newest, folders)
 
 
 def settle(
