@@ -56,5 +56,8 @@ def metaschema_check() -> Check | None:
     schema = merged_metaschema()
     if jsonschema_rs is None or schema is None:
         return None
-    compiled = jsonschema_rs.validator_for(schema, validate_formats=True, offline=True)
+    try:
+        compiled = jsonschema_rs.validator_for(schema, validate_formats=True, offline=True)
+    except Exception:  # a version that refuses it: the pure path decides
+        return None
     return _guarded(compiled.is_valid)
