@@ -85,17 +85,22 @@ def stat_key(path: Any) -> tuple[int, ...] | None:
 
 
 def signature(path: str) -> object:
-    """What changes whenever the file or folder at `path` does: its stat key, and when it was
-    written too recently for its timestamps to tell two writes apart (`RACY_S`), also its
-    content: the names and inodes of a folder's entries (a replaced link is a new inode),
-    a file's hash."""
+    """What changes whenever the listing of a folder or the content of a file at `path` may:
+    a folder's entries (name, whether a folder, and for a link its inode: a replaced link may
+    lead elsewhere; a file saved by rename keeps its entry), a file's stat key and, when it was
+    written too recently for its timestamps to tell two writes apart (`RACY_S`), its hash."""
+    try:
+        if os.path.isdir(path):
+            with os.scandir(path) as entries:
+                return frozenset((entry.name, entry.is_dir(follow_symlinks=False),
+                                  entry.inode() if entry.is_symlink() else 0)
+                                 for entry in entries)
+    except OSError:
+        return None
     stat = stat_key(path)
     if stat is None or max(stat[3], stat[4]) < (time.time() - RACY_S) * 1e9:
         return stat
     try:
-        if os.path.isdir(path):
-            with os.scandir(path) as entries:
-                return stat, frozenset((entry.name, entry.inode()) for entry in entries)
         with open(path, "rb") as handle:
             return stat, hashlib.sha256(handle.read(DEFAULT_MAX_BYTES + 1)).digest()
     except OSError:
