@@ -129,6 +129,8 @@ class MemberCache:
     snapshot: Any = None
     """The last snapshot compiled from these members: the next compile shares its equal
     parts."""
+    memos: dict[str, Any] = field(default_factory=dict)
+    """What the whole-set stages keep between builds of this set (by stage)."""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def listing(self, key: tuple[object, ...]) -> Any | None:

@@ -26,7 +26,7 @@ from engine.config.include import (
     leads_outside,
     outside_issue,
 )
-from engine.config.link import Gaps, link_config
+from engine.config.link import Gaps, LinkMemo, link_config
 from engine.config.members import Member, MemberCache, read_member
 from engine.config.models import AgentSpec
 from engine.config.parse import MAX_NODES
@@ -35,7 +35,7 @@ from engine.config.positions import Document
 from engine.config.read import DEFAULT_MAX_BYTES, Source
 from engine.config.schemas import ENGINE_SCHEMA
 from engine.config.snapshot import Snapshot, compile_snapshot
-from engine.config.topology import agent_warnings, shadowed_rules
+from engine.config.topology import TopologyMemo, agent_warnings, shadowed_rules
 from engine.issues import Issue, has_errors, sort_key
 
 
@@ -186,11 +186,14 @@ def _load_set(
         message = f"the models refused data the schemas accepted: {error}"
         return None, [issue(display, (0, 0), "", "schema", message)]
     gaps = Gaps.of(members, incomplete=listed.incomplete)
-    issues += found + link_config(config, locator, gaps=gaps)
+    memos = cache.memos if cache is not None else {}
+    link_memo = memos.setdefault("link", LinkMemo()) if cache is not None else None
+    issues += found + link_config(config, locator, gaps=gaps, memo=link_memo)
     issues += shadowed_rules(config, locator) + contradicting_examples(config, locator)
     if has_errors(issues):
         return None, sorted(issues, key=sort_key)
-    warnings = tuple(sorted([*issues, *agent_warnings(config, locator)], key=sort_key))
+    graph = memos.setdefault("topology", TopologyMemo()) if cache is not None else None
+    warnings = tuple(sorted([*issues, *agent_warnings(config, locator, memo=graph)], key=sort_key))
     digests = [(m.relative, m.digest or b"") for m in members]
     version = content_version([(engine_path.name, hashlib.sha256(source.raw).digest()), *digests])
     previous = cache.snapshot if cache is not None else None

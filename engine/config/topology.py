@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Hashable
+from dataclasses import dataclass
 
 from engine.config.build import Locator
 from engine.config.models import ANYONE, ConfigSet, RuleSpec
@@ -41,10 +42,38 @@ def _reachable(edges: dict[str, list[str]], entry: str) -> set[str]:
     return seen
 
 
-def agent_warnings(config: ConfigSet, locator: Locator) -> list[Issue]:
-    """Unreachable and dead-end agents; sound only on a complete set (every agent built)."""
+@dataclass(slots=True)
+class TopologyMemo:
+    """The last build's handoff graph, reused while every agent's policy facts (name, enabled,
+    peers, accepts) and the entry are unchanged: a one-file edit that leaves them alone does
+    not walk 10,000 agents' edges again."""
+
+    last: tuple[object, dict[str, list[str]], set[str]] | None = None
+
+
+def _graph(
+    config: ConfigSet, memo: TopologyMemo | None
+) -> tuple[dict[str, list[str]], set[str]]:
+    facts = (config.engine.entry, tuple(
+        (agent.name, agent.enabled, agent.peers, agent.accepts.from_agents)
+        for agent in config.agents.values()
+    ))
+    last = memo.last if memo is not None else None
+    if last is not None and last[0] == facts:
+        return last[1], last[2]
     edges = handoff_edges(config)
     reached = _reachable(edges, config.engine.entry)
+    if memo is not None:
+        memo.last = (facts, edges, reached)
+    return edges, reached
+
+
+def agent_warnings(
+    config: ConfigSet, locator: Locator, *, memo: TopologyMemo | None = None
+) -> list[Issue]:
+    """Unreachable and dead-end agents; sound only on a complete set (every agent built).
+    `memo` carries the handoff graph between builds of the same set."""
+    edges, reached = _graph(config, memo)
     issues = []
     for name, agent in config.agents.items():
         if not agent.enabled:

@@ -10,6 +10,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from engine.config.loader import load_config
 from engine.config.members import RACY_S, MemberCache
 from engine.errors import ConfigError
@@ -81,3 +83,49 @@ def test_a_snapshot_holds_no_reference_cycles(config_folder: Any) -> None:
         assert gc.collect() == 0
     finally:
         gc.enable()
+
+
+def _edit(folder: Path, name: str, old: str, new: str) -> None:
+    path = folder / "agents" / f"{name}.yaml"
+    path.write_text(path.read_text("utf-8").replace(old, new), encoding="utf-8")
+
+
+def _cold(folder: Path) -> tuple[str, tuple[str, ...]]:
+    try:
+        snapshot = load_config(folder)
+    except ConfigError as error:
+        return "rejected", tuple(str(found) for found in error.issues)
+    return snapshot.version, tuple(str(found) for found in snapshot.warnings)
+
+
+@pytest.mark.parametrize("edits", [
+    [("concierge", "claims]", "claims, ghost]")],  # a new unknown peer in the edited file
+    [("card_recommendation", "peers: [concierge]", "peers: []")],  # a new dead end
+    [("concierge", ", claims]", "]"), ("fraud_agent", "claims, ", "")],  # claims unreachable
+    [("concierge", "peers: [fraud_agent", "peers: [fraud_agnt")],  # then fixed below
+])
+def test_reloads_report_what_a_cold_load_reports(config_folder: Any, edits: Any) -> None:
+    """Link and topology results kept between builds never go stale."""
+    _age(config_folder.path)
+    reloader = Reloader(config_folder.path)
+    for name, old, new in [*edits, *[(n, b, a) for n, a, b in reversed(edits)]]:
+        _edit(config_folder.path, name, old, new)
+        result = reloader.reload()
+        version, found = _cold(config_folder.path)
+        if version == "rejected":
+            assert result.outcome == "rejected"
+            assert tuple(str(issue) for issue in result.issues) == found
+        else:
+            assert reloader.current.version == version
+            assert tuple(str(issue) for issue in reloader.current.warnings) == found
+
+
+def test_an_unchanged_agents_link_results_are_reused(config_folder: Any) -> None:
+    _edit(config_folder.path, "claims", "peers: [concierge", "peers: [ghost, concierge")
+    cache = MemberCache()
+    found = []
+    for _ in range(2):
+        with pytest.raises(ConfigError) as error:
+            load_config(config_folder.path, cache=cache)
+        found.append([i for i in error.value.issues if i.code == "unknown-agent"])
+    assert len(found[0]) == 1 and found[1][0] is found[0][0]
