@@ -7,8 +7,9 @@ the index and table modules only, not the router or the seed 000 port.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from engine.lazy import lazy_surface
 
 _EXPORTS: dict[str, str] = {
     "AgentCapabilityRegistry": "engine.routing.seed",
@@ -57,17 +58,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'engine.routing' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # later lookups skip this function
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+__getattr__, __dir__ = lazy_surface(__name__, _EXPORTS)
 
 
 if TYPE_CHECKING:  # static view of the lazy names, for type checkers and editors
