@@ -43,13 +43,15 @@ class EngineError(Exception):
 
 
 class ConfigError(EngineError):
-    """Config files failed to load. `issues` holds every problem found, errors and warnings."""
+    """Config files failed to load. `issues` holds every problem found, errors and warnings;
+    `what` names the files in the message ("config", "cases file")."""
 
-    def __init__(self, issues: Iterable[Issue]) -> None:
+    def __init__(self, issues: Iterable[Issue], *, what: str = "config") -> None:
         self.issues: tuple[Issue, ...] = tuple(sorted(issues, key=sort_key))
+        self.what = what
         errors = [issue for issue in self.issues if issue.is_error]
         shown = errors or list(self.issues)
-        lines = [f"config has {len(errors)} error(s):"] + [f"  {issue}" for issue in shown[:20]]
+        lines = [f"{what} has {len(errors)} error(s):"] + [f"  {issue}" for issue in shown[:20]]
         if len(shown) > 20:
             lines.append(f"  ... and {len(shown) - 20} more")
         super().__init__("\n".join(lines))

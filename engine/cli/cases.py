@@ -91,7 +91,7 @@ def plan(path: str, cases: Sequence[str], terminal: Terminal) -> list[tuple[str,
 def run_file(config: str, snapshot: Snapshot, file: str) -> Run:
     cases, issues = load_cases(file, snapshot)
     if issues:
-        raise ConfigError(issues)
+        raise ConfigError(issues, what="cases file")
     router = Router(snapshot)
     results = tuple(run_case(router, case) for case in cases)
     return Run(config, file, results, coverage(snapshot, results))

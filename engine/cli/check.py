@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 
 from engine.cli.output import FORMATS, plural, render_issues
+from engine.cli.progress import ProgressLine
 from engine.config.loader import check_paths
 from engine.config.parse import MAX_NODES
 from engine.config.read import DEFAULT_MAX_BYTES
@@ -64,11 +65,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def execute(args: argparse.Namespace) -> int:
     if not args.paths:
         raise UsageError("give at least one PATH")
-    result = check_paths(args.paths, max_bytes=args.max_bytes, max_nodes=args.max_nodes,
-                         skip_unowned=args.skip_unowned)
+    line = ProgressLine("checking")
+    result = check_paths(
+        args.paths, max_bytes=args.max_bytes, max_nodes=args.max_nodes,
+        skip_unowned=args.skip_unowned,
+        progress=lambda root, done, total: line.update(done, total, what=root),
+    )
+    line.close()
     for snapshot in result.snapshots:
         args.terminal.info(f"{snapshot.config.engine.name}: {len(snapshot.config.files)} files,"
-                          f" version {snapshot.version}")
+                           f" version {snapshot.version}")
     scope = f"checked {plural(result.sets, 'set')}, {plural(result.files, 'file')}"
     report = render_issues(result.issues, args.format, scope=scope, terminal=args.terminal)
     if report:

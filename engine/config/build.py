@@ -7,7 +7,7 @@ here: that is the link stage's job.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -94,7 +94,7 @@ class _Sets:
 def _legacy_trigger(sets: _Sets, document: Document) -> None:
     """Warn about the legacy `handoff_trigger:` key; an error when it contradicts
     `handoff.trigger`."""
-    legacy = document.data.get(LEGACY_TRIGGER)
+    legacy = document.data.get(LEGACY_TRIGGER) if isinstance(document.data, dict) else None
     if legacy is None:
         return
     current = dict(document.data.get("handoff", {})).get("trigger")
@@ -108,10 +108,10 @@ def _legacy_trigger(sets: _Sets, document: Document) -> None:
     sets.issues.append(sets.locator.at(document, (LEGACY_TRIGGER,), code, message, key=True))
 
 
-def _add_agents(sets: _Sets, documents: Iterable[Document]) -> None:
-    for document in documents:
+def _add_agents(sets: _Sets, members: Iterable[Built]) -> None:
+    for document, built in members:
         _legacy_trigger(sets, document)
-        agent = build_agent(document)
+        agent = built or build_agent(document)
         if agent.name in sets.agents:
             first = sets.locator.agents[agent.name].file
             sets.duplicate(document, ("name",), "duplicate-agent", f"agent {agent.name!r}", first)
@@ -157,14 +157,19 @@ def _add_routing(sets: _Sets, documents: Iterable[Document]) -> None:
             sets.locator.fallback = document
 
 
+Built = tuple[Document, "AgentSpec | None"]
+"""A valid document of the set and, for an agent, its model when already built."""
+
+
 def build_config(
-    root: Document, documents: dict[str, list[Document]], *, files: tuple[str, ...] = ()
+    root: Document, documents: Mapping[str, Iterable[Built]], *, files: tuple[str, ...] = ()
 ) -> tuple[ConfigSet, Locator, list[Issue]]:
-    """Typed models of one set; duplicates are reported and the first declaration kept."""
+    """Typed models of one set from its valid documents by kind; duplicates are reported and
+    the first declaration kept."""
     sets = _Sets(Locator(engine=root))
     _add_agents(sets, documents.get("agents", ()))
-    _add_capabilities(sets, documents.get("capabilities", ()))
-    _add_routing(sets, documents.get("routing", ()))
+    _add_capabilities(sets, (document for document, _ in documents.get("capabilities", ())))
+    _add_routing(sets, (document for document, _ in documents.get("routing", ())))
     engine_data = {key: value for key, value in root.data.items() if key != "include"}
     engine = EngineSpec.model_validate({**engine_data, "source": _ref(root)})
     routing_source = _ref(sets.locator.fallback) if sets.locator.fallback else None

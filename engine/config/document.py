@@ -25,11 +25,13 @@ def read_document(
     file: str | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_nodes: int = MAX_NODES,
+    positions: bool = True,
 ) -> tuple[Document | None, Source | None, list[Issue]]:
     """Read, parse and (when `schema` names a bundled schema) validate one file (`-`: the
     standard input, named `<stdin>` in issues).
 
     Returns the document only when it has no issue at all; the source whenever it was read.
+    `positions=False` records positions lazily (see `parse_text`).
     """
     if os.fspath(path) == STDIN:
         source, issues = read_stream(sys.stdin.buffer, max_bytes=max_bytes)
@@ -37,7 +39,9 @@ def read_document(
         source, issues = read_source(path, file=file, max_bytes=max_bytes)
     if source is None:
         return None, None, issues
-    document, issues = parse_text(source.text, source.file, max_nodes=max_nodes)
+    document, issues = parse_text(
+        source.text, source.file, max_nodes=max_nodes, positions=positions
+    )
     if document is None:
         return None, source, issues
     if schema is not None:

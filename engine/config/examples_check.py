@@ -34,8 +34,12 @@ def _listed(config: ConfigSet, locator: Locator) -> list[_Listed]:
         document = locator.agents[agent.name]
         for n, text in enumerate(agent.examples):
             found.append(_Listed(frozenset({agent.name}), document, ("examples", n), text))
+    holding: dict[str, set[str]] = {}
+    for agent in config.agents.values():
+        for name in agent.capabilities:
+            holding.setdefault(name, set()).add(agent.name)
     for name, capability in config.capabilities.items():
-        holders = frozenset(a.name for a in config.agents.values() if name in a.capabilities)
+        holders = frozenset(holding.get(name, ()))
         declared = locator.capabilities.get(name)
         if not holders or declared is None:
             continue

@@ -23,7 +23,7 @@ MAX_VISITS = 100_000
 from the config under check."""
 
 
-def real_outside(path: Path, base: str) -> str | None:
+def real_outside(path: Path | str, base: str) -> str | None:
     """Where `path` really is (links resolved) when that is outside the real folder `base`."""
     try:
         real = os.path.realpath(path)
@@ -36,10 +36,15 @@ def real_outside(path: Path, base: str) -> str | None:
 
 @dataclass(slots=True)
 class Expansion:
-    """What one glob names: `matches` inside the folder, `outside` the links leading out."""
+    """What one glob names: `matches` inside the folder (`folders` says which of them are
+    folders, as far as the listing showed), `outside` the links leading out."""
 
     matches: list[Path] = field(default_factory=list)
     outside: dict[Path, str] = field(default_factory=dict)
+    folders: set[Path] = field(default_factory=set)
+    scanned: set[str] = field(default_factory=set)
+    """The folders whose entries decided the result: while none of them changes (and no
+    link in them is replaced), the same glob names the same paths."""
 
 
 def _components(pattern: str) -> tuple[str, ...]:
@@ -57,58 +62,71 @@ def _components(pattern: str) -> tuple[str, ...]:
 
 
 class _Walk:
+    """Paths are plain strings while walking (10,000 files make pathlib's cost visible)."""
+
     def __init__(self, folder: Path, parts: tuple[str, ...], max_visits: int) -> None:
         self.folder = folder
         self.max_visits = max_visits
         self.base = os.path.realpath(folder)
         self.parts = parts
-        self.result = Expansion()
+        self.matches: list[tuple[str, bool]] = []
+        self.outside: dict[str, str] = {}
+        self.scanned: set[str] = set()
         self.visits = 0
         self.matchers: list[Callable[[str], object] | None] = [
             re.compile(fnmatch.translate(part)).fullmatch if _WILDCARD.search(part) else None
             for part in parts
         ]
 
-    def inside(self, path: Path, linked: bool) -> bool:
+    def inside(self, path: str, linked: bool) -> bool:
         """False (and the link recorded) for a path whose real location is outside."""
         real = real_outside(path, self.base) if linked else None
         if real is None:
             return True
-        self.result.outside.setdefault(path, real)
+        self.outside.setdefault(path, real)
         return False
 
-    def select(self, path: Path, index: int, linked: bool) -> None:
+    def select(self, path: str, index: int, linked: bool, folder: bool | None = None) -> None:
         self.visits += 1
         if self.visits > self.max_visits:
             raise ValueError(f"looks at more than {self.max_visits} paths")
         if index == len(self.parts):
             if self.inside(path, linked):
-                self.result.matches.append(path)
+                self.matches.append((path, _is_dir(path) if folder is None else folder))
             return
         if index > 0 and not self.inside(path, linked):
             return
         part, more = self.parts[index], index + 1 < len(self.parts)
         if part == "**":
-            for folder, folder_linked in _folders(path, linked):
-                self.select(folder, index + 1, folder_linked)
+            for below, below_linked in _folders(path, linked):
+                self.scanned.add(below)
+                self.select(below, index + 1, below_linked, True)
             return
-        for child, child_linked in self.children(path, index, linked):
-            if not more or _is_dir(child):
-                self.select(child, index + 1, child_linked)
+        for child, child_linked, is_dir in self.children(path, index, linked):
+            if not more or is_dir:
+                self.select(child, index + 1, child_linked, is_dir)
 
-    def children(self, path: Path, index: int, linked: bool) -> Iterator[tuple[Path, bool]]:
+    def children(self, path: str, index: int, linked: bool) -> Iterator[tuple[str, bool, bool]]:
         match = self.matchers[index]
+        self.scanned.add(path)
         if match is None:
-            child = path / self.parts[index]
+            child = os.path.join(path, self.parts[index])
             if os.path.lexists(child) and (index + 1 < len(self.parts) or os.path.exists(child)):
-                yield child, linked or os.path.islink(child)
+                yield child, linked or os.path.islink(child), _is_dir(child)
             return
         for entry in _entries(path):
             if not entry.name.startswith("..") and match(entry.name):
-                yield path / entry.name, linked or entry.is_symlink()
+                yield os.path.join(path, entry.name), linked or entry.is_symlink(), _dir(entry)
 
 
-def _entries(path: Path) -> list[os.DirEntry[str]]:
+def _dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()  # follows a link, as os.path.isdir
+    except OSError:
+        return False
+
+
+def _entries(path: str) -> list[os.DirEntry[str]]:
     try:
         with os.scandir(path) as entries:
             return list(entries)
@@ -116,18 +134,18 @@ def _entries(path: Path) -> list[os.DirEntry[str]]:
         return []
 
 
-def _is_dir(path: Path) -> bool:
+def _is_dir(path: Path | str) -> bool:
     return os.path.isdir(path)  # never raises: False for anything it cannot stat
 
 
-def _folders(start: Path, linked: bool) -> Iterator[tuple[Path, bool]]:
+def _folders(start: str, linked: bool) -> Iterator[tuple[str, bool]]:
     """`start` and every folder below it, symlinked folders not entered (pathlib's `**`)."""
     stack = [start]
     while stack:
         folder = stack.pop()
         yield folder, linked
         below = [
-            folder / entry.name
+            os.path.join(folder, entry.name)
             for entry in _entries(folder)
             if not entry.name.startswith("..") and _entry_is_real_dir(entry)
         ]
@@ -146,9 +164,20 @@ def expand_glob(folder: Path, pattern: str, *, max_visits: int = MAX_VISITS) -> 
     ValueError for a pattern pathlib would refuse (`""`, `**x`) or one that would look at
     more than `max_visits` paths."""
     walk = _Walk(folder, _components(pattern), max_visits)
-    walk.select(folder, 0, False)
-    matches = set(walk.result.matches)
+    start = str(folder)
+    walk.select(start, 0, False)
+    found = dict(walk.matches)
     if pattern.endswith(("/", os.sep)):  # "agents/" names folders only, as in pathlib
-        matches = {match for match in matches if _is_dir(match)}
-    walk.result.matches = sorted(matches)
-    return walk.result
+        found = {match: True for match, is_dir in found.items() if is_dir}
+    # pathlib's order (component by component), as one string compare: NUL sorts before every
+    # character a name may hold, so it stands for the separator (no lists: sorting 10,000
+    # lists would hold the GIL for tens of milliseconds)
+    ordered = sorted(found, key=lambda match: match.replace(os.sep, "\0"))
+    result = Expansion(outside={Path(link): real for link, real in walk.outside.items()})
+    result.scanned = walk.scanned
+    for match in ordered:
+        path = Path(match)
+        result.matches.append(path)
+        if found[match]:
+            result.folders.add(path)
+    return result

@@ -10,6 +10,7 @@ lists files; it never reads them.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path, PurePath, PurePosixPath
 
@@ -19,6 +20,7 @@ from engine.config.positions import Document, PathKey, json_path
 from engine.issues import Issue
 
 KINDS = ("agents", "capabilities", "routing")
+_WILDCARD = re.compile(r"[*?\[]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,27 +69,56 @@ def _matches(
 
 
 def expand_includes(
-    root: Document, folder: Path, display_folder: str
+    root: Document, folder: Path, display_folder: str, *, scanned: set[str] | None = None
 ) -> tuple[list[Included], list[Issue]]:
-    """Files named by `root.data["include"]`, in kind order then glob order (sorted matches)."""
+    """Files named by `root.data["include"]`, in kind order then glob order (sorted matches).
+
+    Every issue is located at the glob in the root file (`json_path` `$.include.<kind>[i]`)
+    or, for a link leading out, at the link: see `incomplete_kinds`. `scanned` collects the
+    folders whose entries decided the result."""
     found: list[Included] = []
     issues: list[Issue] = []
     seen: set[Path] = set()
     include = root.data.get("include", {})
+    base = str(folder)  # every match is `folder / ...`, so its text starts with this
+    prefix = 0 if base == "." else len(base.rstrip(os.sep)) + 1
     for kind in KINDS:
         for index, pattern in enumerate(include.get(kind, ())):
             expansion, problem = _matches(root, folder, ("include", kind, index), pattern)
+            if scanned is not None:
+                scanned |= expansion.scanned
             if problem is not None:
                 issues.append(problem)
             for link, real in expansion.outside.items():
                 issues.append(outside_issue(_display(display_folder, link, folder), real))
             for match in expansion.matches:
-                if match in seen or (os.path.isdir(match) and "*" in pattern):
+                if match in expansion.folders:  # a wildcard's folders are not its business
+                    if not _WILDCARD.search(pattern):
+                        issues.append(_folder_issue(root, ("include", kind, index), pattern))
+                    continue
+                if match in seen:
                     continue
                 seen.add(match)
-                file = _display(display_folder, match, folder)
-                found.append(Included(kind, match, file, match.relative_to(folder).as_posix()))
+                relative = str(match)[prefix:]
+                file = relative if display_folder == "." else os.path.join(display_folder, relative)
+                relative = relative.replace(os.sep, "/")
+                found.append(Included(kind, match, file, relative))
     return found, issues
+
+
+def incomplete_kinds(issues: list[Issue]) -> frozenset[str]:
+    """The kinds whose files some include issue may have left out of the set."""
+    return frozenset(
+        kind for kind in KINDS
+        if any(found.json_path.startswith(f"$.include.{kind}") for found in issues)
+    ) | (frozenset(KINDS) if any(found.code == "include-outside" and not found.json_path
+                                  for found in issues) else frozenset())
+
+
+def _folder_issue(root: Document, where: PathKey, pattern: str) -> Issue:
+    message = (f"include glob {pattern!r} names a folder, not a file "
+               f"(all YAML files in it: '{pattern.rstrip('/')}/*.yaml')")
+    return issue(root.file, root.locate(where), json_path(where), "not-a-file", message)
 
 
 def _display(display_folder: str, path: Path, folder: Path) -> str:

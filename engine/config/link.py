@@ -1,69 +1,144 @@
 """Link stage: cross-references of a built config set (names that must exist, must be unique).
 
 Reports `unknown-agent`, `unknown-capability`, `duplicate-trigger`, `entry-conflict` and
-`disabled-entry`, each located at the referring node. It reads models only, never files.
+`disabled-entry`, each located at the referring node. It reads models only, never files, and
+runs on whatever part of a set is valid: a name a failed file may declare is never "unknown".
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from engine.config.build import Locator
-from engine.config.models import ANYONE, ConfigSet
+from engine.config.members import Member
+from engine.config.models import ANYONE, AgentSpec, ConfigSet
 from engine.config.positions import Document, PathKey
 from engine.config.validate import suggest
 from engine.issues import Issue
 
+KINDS = ("agents", "capabilities")
 
-def _names(
-    locator: Locator,
-    document: Document,
-    path: PathKey,
-    names: Iterable[str],
-    known: Mapping[str, object],
-    what: str,
-) -> list[Issue]:
-    code = "unknown-agent" if what == "agent" else "unknown-capability"
-    issues = []
-    for index, name in enumerate(names):
-        if name == ANYONE or name in known:
-            continue
+
+@dataclass(frozen=True, slots=True)
+class Gaps:
+    """What the set's failed files may declare: a name they may declare is never reported
+    unknown (the real error is in that file). `None`: a failed file of that kind did not
+    parse, so any name may be declared there."""
+
+    agents: frozenset[str] | None = frozenset()
+    capabilities: frozenset[str] | None = frozenset()
+
+    @classmethod
+    def of(cls, members: Sequence[Member], *, incomplete: Iterable[str] = ()) -> Gaps:
+        """From the set's members, and the kinds an include problem may have left files out
+        of (`incomplete`)."""
+        found: dict[str, frozenset[str] | None] = dict.fromkeys(KINDS, frozenset())
+        for kind in incomplete:
+            found[kind] = None
+        for member in members:
+            if member.ok or member.kind not in found:
+                continue
+            known = found[member.kind]
+            declares = member.declares
+            found[member.kind] = None if known is None or declares is None else known | declares
+        return cls(found["agents"], found["capabilities"])
+
+    @property
+    def complete(self) -> bool:
+        """No agent or capability file failed."""
+        return self.agents == frozenset() and self.capabilities == frozenset()
+
+    def may_declare(self, what: str, name: str) -> bool:
+        names = self.agents if what == "agent" else self.capabilities
+        return names is None or name in names
+
+
+@dataclass(frozen=True, slots=True)
+class _Link:
+    config: ConfigSet
+    locator: Locator
+    gaps: Gaps
+
+    def unknown(self, name: str, what: str) -> bool:
+        known: Mapping[str, object] = (
+            self.config.agents if what == "agent" else self.config.capabilities
+        )
+        return name != ANYONE and name not in known and not self.gaps.may_declare(what, name)
+
+    def names(
+        self, document: Document, path: PathKey, names: Iterable[str], what: str
+    ) -> list[Issue]:
+        """`unknown-agent`/`unknown-capability` at each name of the list at `path`."""
+        return [
+            self.at_unknown(document, (*path, index), name, what)
+            for index, name in enumerate(names)
+            if self.unknown(name, what)
+        ]
+
+    def at_unknown(self, document: Document, path: PathKey, name: str, what: str) -> Issue:
+        known = self.config.agents if what == "agent" else self.config.capabilities
+        code = "unknown-agent" if what == "agent" else "unknown-capability"
         message = f"{name!r} is not a declared {what}{suggest(name, known)}"
-        issues.append(locator.at(document, (*path, index), code, message))
-    return issues
+        return self.locator.at(document, path, code, message)
 
 
-def _entry(config: ConfigSet, locator: Locator) -> list[Issue]:
+def _entry(link: _Link) -> list[Issue]:
+    config, locator = link.config, link.locator
     entry = config.engine.entry
     agent = config.agents.get(entry)
     if agent is None:
-        message = f"{entry!r} is not a declared agent{suggest(entry, config.agents)}"
-        return [locator.at(locator.engine, ("entry",), "unknown-agent", message)]
+        if not link.unknown(entry, "agent"):
+            return []
+        return [link.at_unknown(locator.engine, ("entry",), entry, "agent")]
     if not agent.enabled:
         message = f"the entry agent {entry!r} is disabled"
         return [locator.at(locator.agents[entry], ("enabled",), "disabled-entry", message)]
     return []
 
 
-def _agents(config: ConfigSet, locator: Locator) -> list[Issue]:
+@dataclass(slots=True)
+class LinkMemo:
+    """The last build's issues of each agent, reused for an agent whose model is the very same
+    object (its file did not change) while every name it may refer to is unchanged: at 10,000
+    agents a one-file reload then links one agent, not all of them."""
+
+    last: tuple[object, dict[int, tuple[AgentSpec, list[Issue]]]] | None = None
+    """(what names can be referred to, agent id -> (agent, its issues)); one reference, so a
+    concurrent build never sees half of an update."""
+
+
+def _agent(link: _Link, name: str, agent: AgentSpec) -> list[Issue]:
+    config, locator = link.config, link.locator
+    document = locator.agents[name]
+    issues = link.names(document, ("peers",), agent.peers, "agent")
+    issues += link.names(document, ("accepts", "from"), agent.accepts.from_agents, "agent")
+    issues += link.names(document, ("capabilities",), agent.capabilities, "capability")
+    if agent.handoff.is_entry_point and name != config.engine.entry:
+        message = (
+            f"agent {name!r} is marked is_entry_point but the entry is {config.engine.entry!r}"
+        )
+        where = ("handoff", "is_entry_point")
+        issues.append(locator.at(document, where, "entry-conflict", message))
+    return issues
+
+
+def _agents(link: _Link, memo: LinkMemo | None) -> list[Issue]:
+    config = link.config
+    names = (frozenset(config.agents), frozenset(config.capabilities), link.gaps,
+             config.engine.entry)
+    last = memo.last if memo is not None else None
+    known = last[1] if last is not None and last[0] == names else {}
     issues: list[Issue] = []
+    fresh: dict[int, tuple[AgentSpec, list[Issue]]] = {}
     for name, agent in config.agents.items():
-        document = locator.agents[name]
-        agents, capabilities = config.agents, config.capabilities
-        issues += _names(locator, document, ("peers",), agent.peers, agents, "agent")
-        issues += _names(
-            locator, document, ("accepts", "from"), agent.accepts.from_agents, agents, "agent"
-        )
-        issues += _names(
-            locator, document, ("capabilities",), agent.capabilities, capabilities, "capability"
-        )
-        if agent.handoff.is_entry_point and name != config.engine.entry:
-            message = (
-                f"agent {name!r} is marked is_entry_point but the entry is {config.engine.entry!r}"
-            )
-            where = ("handoff", "is_entry_point")
-            issues.append(locator.at(document, where, "entry-conflict", message))
-    return issues + _triggers(config, locator)
+        hit = known.get(id(agent))
+        found = hit[1] if hit is not None and hit[0] is agent else _agent(link, name, agent)
+        fresh[id(agent)] = (agent, found)
+        issues += found
+    if memo is not None:
+        memo.last = (names, fresh)
+    return issues + _triggers(config, link.locator)
 
 
 def _triggers(config: ConfigSet, locator: Locator) -> list[Issue]:
@@ -85,37 +160,34 @@ def _triggers(config: ConfigSet, locator: Locator) -> list[Issue]:
     return issues
 
 
-def _routing(config: ConfigSet, locator: Locator) -> list[Issue]:
+def _routing(link: _Link) -> list[Issue]:
+    config, locator = link.config, link.locator
     issues: list[Issue] = []
     for rule in config.routing.rules:
         document, index = locator.rules[rule.id]
         at: PathKey = ("rules", index)
-        if rule.to not in config.agents:
-            message = f"{rule.to!r} is not a declared agent{suggest(rule.to, config.agents)}"
-            issues.append(locator.at(document, (*at, "to"), "unknown-agent", message))
+        if link.unknown(rule.to, "agent"):
+            issues.append(link.at_unknown(document, (*at, "to"), rule.to, "agent"))
         priority = rule.when.priority
         if priority is not None and priority.min > priority.max:
             message = f"priority range min {priority.min} > max {priority.max} matches nothing"
             where = (*at, "when", "priority")
             issues.append(locator.at(document, where, "impossible-condition", message))
-        issues += _names(
-            locator, document, (*at, "when", "from"), rule.when.from_agents, config.agents, "agent"
-        )
-        issues += _names(
-            locator,
-            document,
-            (*at, "when", "capabilities"),
-            rule.when.capabilities,
-            config.capabilities,
-            "capability",
+        issues += link.names(document, (*at, "when", "from"), rule.when.from_agents, "agent")
+        issues += link.names(
+            document, (*at, "when", "capabilities"), rule.when.capabilities, "capability"
         )
     fallback = config.routing.fallback
-    if fallback is not None and fallback not in config.agents and locator.fallback:
-        message = f"{fallback!r} is not a declared agent{suggest(fallback, config.agents)}"
-        issues.append(locator.at(locator.fallback, ("fallback",), "unknown-agent", message))
+    if fallback is not None and locator.fallback and link.unknown(fallback, "agent"):
+        issues.append(link.at_unknown(locator.fallback, ("fallback",), fallback, "agent"))
     return issues
 
 
-def link_config(config: ConfigSet, locator: Locator) -> list[Issue]:
-    """Every cross-reference error of `config`."""
-    return _entry(config, locator) + _agents(config, locator) + _routing(config, locator)
+def link_config(
+    config: ConfigSet, locator: Locator, *, gaps: Gaps = Gaps(), memo: LinkMemo | None = None
+) -> list[Issue]:
+    """Every cross-reference error of `config`, built from the set's valid files; `gaps`
+    says which names its failed files may declare; `memo` carries results between builds of
+    the same set."""
+    link = _Link(config, locator, gaps)
+    return _entry(link) + _agents(link, memo) + _routing(link)

@@ -7,13 +7,15 @@ issues instead. All of them run the same stages (see `engine.config.pipeline`).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path, PurePath
 from typing import Any
 
 from engine.config.codes import issue
 from engine.config.document import read_document
+from engine.config.members import MemberCache
 from engine.config.parse import MAX_NODES
 from engine.config.pipeline import Caps, list_set, load_set
 from engine.config.read import DEFAULT_MAX_BYTES
@@ -61,18 +63,20 @@ def load_config(
     *,
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_nodes: int = MAX_NODES,
+    cache: MemberCache | None = None,
 ) -> Snapshot:
     """Load the config set whose root is `path` (an engine.yaml, or a folder holding one).
 
     Raises ConfigError listing every issue; warnings of a good load are in `snapshot.warnings`.
     `max_bytes` and `max_nodes` cap each file (as `handoff check --max-bytes/--max-nodes`).
+    `cache` (hot reload passes one) keeps each file's result by content between loads.
     """
     display = os.fspath(path)
     found = _root_of(Path(display), display)
     if found is None:
         message = f"no {ROOT_FILE} in this folder"
         raise ConfigError([issue(display, (0, 0), "", "no-config", message)])
-    snapshot, issues = load_set(found[0], found[1], caps=Caps(max_bytes, max_nodes))
+    snapshot, issues = load_set(found[0], found[1], caps=Caps(max_bytes, max_nodes), cache=cache)
     if snapshot is None:
         raise ConfigError(issues)
     return snapshot
@@ -83,6 +87,7 @@ def set_members(
     *,
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_nodes: int = MAX_NODES,
+    cache: MemberCache | None = None,
 ) -> list[Path]:
     """The files `load_config(path)` would read, without reading them: the root file, then
     every included file inside the set's folder ([] when there is no root file). Hot reload
@@ -91,7 +96,7 @@ def set_members(
     found = _root_of(Path(display), display)
     if found is None:
         return []
-    listed = list_set(found[0], found[1], Caps(max_bytes, max_nodes))
+    listed = list_set(found[0], found[1], Caps(max_bytes, max_nodes), cache=cache)
     if listed.outside:
         return []
     return [found[0], *(item.path for item in listed.included)]
@@ -177,6 +182,7 @@ def check_paths(
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_nodes: int = MAX_NODES,
     skip_unowned: bool = False,
+    progress: Callable[[str, int, int], None] | None = None,
 ) -> CheckResult:
     """Check every config set found under `paths`; one bad set never hides another's issues.
 
@@ -184,6 +190,7 @@ def check_paths(
     passes them) for the whole set it belongs to, each set checked once. A routing cases
     file (a document with a top-level `cases` list) is checked against its set's names.
     `skip_unowned` ignores files in no set's folder (pre-commit passes every changed file).
+    `progress` hears (set, files done, files in the set) as each set loads.
     """
     issues: list[Issue] = []
     caps = Caps(max_bytes, max_nodes)
@@ -196,7 +203,8 @@ def check_paths(
         for root, display in roots:
             key = _identity(root)
             if key not in loaded:
-                snapshot, found = load_set(root, display, caps=caps)
+                hook = partial(progress, display) if progress is not None else None
+                snapshot, found = load_set(root, display, caps=caps, progress=hook)
                 issues += found
                 loaded[key] = (snapshot, display)
                 files += _files_of(root, display, snapshot, caps)

@@ -1,258 +1,39 @@
 """Parse stage: YAML 1.2 text -> a `Document` (plain data + a position for every node).
 
-Built directly from ruamel.yaml's event stream, iteratively (no recursion), so one pass gives
-positions, duplicate keys, the tag whitelist, the alias-expansion, node and depth caps, and
-the numbers JSON cannot carry. It never constructs objects from tags and never raises on bad
-input: it returns issues.
+Built directly from ruamel.yaml's event stream (libyaml's C parser when installed), iteratively
+(no recursion), by `engine.config.events`, so one pass gives positions and every parse-stage
+rule. It never constructs objects from tags and never raises on bad input: it returns issues.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from ruamel.yaml import YAML, events
+from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.parser import Parser
 
 from engine.config.codes import issue
-from engine.config.positions import Document, PathKey, Position, json_path
-from engine.config.scalars import (
-    ALLOWED_TAGS,
-    YAML_TAG,
-    NumberError,
-    TagValueError,
-    resolve_plain,
-    resolve_tagged,
-)
-from engine.config.syntax import ambiguous_key, syntax_issue
+from engine.config.events import HANDLERS, Builder, Stop
+from engine.config.positions import Document, PathKey, Position
+from engine.config.syntax import syntax_issue
 from engine.issues import Issue
 
-FAST_PARSER: bool = YAML(typ="safe").Parser is not Parser
+try:
+    from _ruamel_yaml import CParser  # type: ignore[import-not-found]  # ruamel.yaml.clib
+except ImportError:  # pragma: no cover - no C extension for this platform
+    CParser = None
+
+FAST_PARSER: bool = CParser is not None and YAML(typ="safe").Parser is not Parser
 """True when ruamel.yaml.clib provides the C event parser."""
 MAX_DEPTH = 64
 MAX_ALIAS_NODES = 10_000
 MAX_NODES = 100_000
 """Nodes (scalars, mappings, sequences, aliases) one file may hold; bounds parse time and
 memory for a file under the byte cap (a 1 MiB flow list holds 500,000 items)."""
-
-
-class _Stop(Exception):
-    """Parsing cannot go on; the issue explaining why is already recorded."""
-
-
-@dataclass(slots=True)
-class _Frame:
-    value: dict[str, Any] | list[Any]
-    path: PathKey
-    anchor: str | None
-    size: int = 1
-    key: str | None = None
-    key_pos: Position = (0, 0)
-    has_key: bool = False
-    flow: bool = False
-
-
-@dataclass(slots=True)
-class _Builder:
-    file: str
-    text: str
-    max_depth: int
-    max_alias_nodes: int
-    max_nodes: int
-    nodes: int = 0
-    issues: list[Issue] = field(default_factory=list)
-    values: dict[PathKey, Position] = field(default_factory=dict)
-    keys: dict[PathKey, Position] = field(default_factory=dict)
-    anchors: dict[str, tuple[Any, int]] = field(default_factory=dict)
-    stack: list[_Frame] = field(default_factory=list)
-    expanded: int = 0
-    documents: int = 0
-    root: Any = None
-    done: bool = False
-
-    def fail(self, position: Position, code: str, message: str, *, stop: bool = True) -> None:
-        path = json_path(self.child_path())
-        self.issues.append(issue(self.file, position, path, code, message))
-        if stop:
-            raise _Stop
-
-    def child_path(self) -> PathKey:
-        if not self.stack:
-            return ()
-        top = self.stack[-1]
-        if isinstance(top.value, list):
-            return (*top.path, len(top.value))
-        return (*top.path, top.key if top.key is not None else "")
-
-    def count(self, position: Position) -> None:
-        self.nodes += 1
-        if self.nodes > self.max_nodes:
-            self.fail(position, "too-many-nodes", f"more than {self.max_nodes} YAML nodes")
-
-    @property
-    def in_flow(self) -> bool:
-        return bool(self.stack) and self.stack[-1].flow
-
-    def check_tag(self, tag: object, position: Position) -> None:
-        if tag is not None and str(tag) not in ALLOWED_TAGS:
-            shown = str(tag).replace(YAML_TAG, "!!")
-            self.fail(position, "forbidden-tag", f"tag {shown} is not allowed in config files")
-
-    def add(self, value: Any, size: int, position: Position, anchor: str | None) -> None:
-        """Attach a finished node to its parent (or make it the root)."""
-        if anchor is not None:
-            self.anchors[anchor] = (value, size)
-        if not self.stack:
-            self.root = value
-            self.done = True
-            return
-        top = self.stack[-1]
-        top.size += size
-        if isinstance(top.value, list):
-            top.value.append(value)
-            return
-        if not top.has_key:
-            self.set_key(top, value, position)
-            return
-        self.set_value(top, value)
-
-    def set_key(self, top: _Frame, value: Any, position: Position) -> None:
-        if isinstance(value, (dict, list)):
-            self.fail(position, "complex-key", "mapping keys must be plain scalars")
-        key = value if isinstance(value, str) else _scalar_text(value)
-        top.has_key, top.key, top.key_pos = True, key, position
-        if key in top.value:
-            path: PathKey = (*top.path, key)
-            first = self.keys.get(path, (0, 0))
-            self.fail(
-                position,
-                "duplicate-key",
-                f"duplicate key {key!r} (first defined at line {first[0]})",
-                stop=False,
-            )
-
-    def set_value(self, top: _Frame, value: Any) -> None:
-        key = top.key if top.key is not None else ""
-        if isinstance(top.value, dict) and key not in top.value:
-            path: PathKey = (*top.path, key)
-            self.keys[path] = top.key_pos
-            top.value[key] = value
-        top.has_key, top.key = False, None
-
-
-def _scalar_text(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
-def _pos(event: Any) -> Position:
-    mark = event.start_mark
-    return (mark.line + 1, mark.column + 1)
-
-
-def _value(builder: _Builder, event: Any, position: Position) -> Any:
-    try:
-        if event.tag is None and event.implicit[0]:
-            return resolve_plain(event.value)
-        if event.tag is None or str(event.tag) == "!":
-            return event.value
-        return resolve_tagged(str(event.tag), event.value)
-    except TagValueError as error:
-        builder.fail(position, "type", str(error))
-    except NumberError as error:
-        builder.fail(position, "bad-number", str(error), stop=False)
-    return None
-
-
-def _ambiguous_key(builder: _Builder, event: Any, position: Position) -> None:
-    top = builder.stack[-1]
-    if isinstance(top.value, dict) and not top.has_key:
-        message = ambiguous_key(builder.text, event.start_mark.index, event.value)
-        if message is not None:
-            where, path = (position[0], position[1] - 1), json_path(top.path)
-            builder.issues.append(issue(builder.file, where, path, "yaml-ambiguous", message))
-
-
-def _on_scalar(builder: _Builder, event: Any) -> None:
-    position = _pos(event)
-    builder.count(position)
-    builder.check_tag(event.tag, position)
-    if builder.in_flow:
-        _ambiguous_key(builder, event, position)
-    value = _value(builder, event, position)
-    if not builder.stack and value is None and event.value == "" and event.implicit[0]:
-        builder.fail(position, "empty-file", "the document is empty")
-    record(builder, position)
-    builder.add(value, 1, position, event.anchor)
-
-
-def record(builder: _Builder, position: Position) -> None:
-    top = builder.stack[-1] if builder.stack else None
-    if top is None or isinstance(top.value, list) or top.has_key:
-        builder.values[builder.child_path()] = position
-
-
-def _on_start(builder: _Builder, event: Any, container: dict[str, Any] | list[Any]) -> None:
-    position = _pos(event)
-    builder.count(position)
-    builder.check_tag(event.tag, position)
-    if len(builder.stack) >= builder.max_depth:
-        builder.fail(position, "too-deep", f"nesting deeper than {builder.max_depth} levels")
-    top = builder.stack[-1] if builder.stack else None
-    if top is not None and isinstance(top.value, dict) and not top.has_key:
-        builder.fail(position, "complex-key", "mapping keys must be plain scalars")
-    path = builder.child_path()
-    record(builder, position)
-    builder.stack.append(_Frame(container, path, event.anchor, flow=bool(event.flow_style)))
-
-
-def _on_end(builder: _Builder, event: Any) -> None:
-    frame = builder.stack.pop()
-    builder.add(frame.value, frame.size, builder.values.get(frame.path, (0, 0)), frame.anchor)
-
-
-def _on_alias(builder: _Builder, event: Any) -> None:
-    position = _pos(event)
-    builder.count(position)
-    if event.anchor not in builder.anchors:
-        builder.fail(position, "yaml-syntax", f"alias *{event.anchor} names no earlier anchor")
-    value, size = builder.anchors[event.anchor]
-    builder.expanded += size
-    if builder.expanded > builder.max_alias_nodes:
-        builder.fail(
-            position,
-            "alias-limit",
-            f"aliases expand to more than {builder.max_alias_nodes} nodes",
-        )
-    record(builder, position)
-    builder.add(value, size, position, None)
-
-
-def _on_document(builder: _Builder, event: Any) -> None:
-    builder.documents += 1
-    if builder.documents > 1:
-        builder.fail(_pos(event), "multi-document", "only one YAML document is allowed here")
-
-
-def _dispatch(builder: _Builder, event: Any) -> None:
-    if isinstance(event, events.ScalarEvent):
-        _on_scalar(builder, event)
-    elif isinstance(event, events.MappingStartEvent):
-        _on_start(builder, event, {})
-    elif isinstance(event, events.SequenceStartEvent):
-        _on_start(builder, event, [])
-    elif isinstance(event, (events.MappingEndEvent, events.SequenceEndEvent)):
-        _on_end(builder, event)
-    elif isinstance(event, events.AliasEvent):
-        _on_alias(builder, event)
-    elif isinstance(event, events.DocumentStartEvent):
-        _on_document(builder, event)
 
 
 def parse_text(
@@ -262,18 +43,43 @@ def parse_text(
     max_depth: int = MAX_DEPTH,
     max_alias_nodes: int = MAX_ALIAS_NODES,
     max_nodes: int = MAX_NODES,
+    positions: bool = True,
 ) -> tuple[Document | None, list[Issue]]:
     """Parse one YAML document; returns (document, []) or (None, issues).
 
     With ruamel.yaml.clib installed the events come from its C (libyaml) parser, 25x faster;
     any syntax error is then re-parsed by ruamel's pure-Python YAML 1.2 parser, which stays
     the authority for what is valid YAML and how a syntax error is worded and located.
+
+    With `positions=False` only the root's position is recorded (less time, a fraction of the
+    memory); the document finds the others by parsing its text again the first time an issue
+    needs one. A file with any issue is always parsed with positions.
     """
-    new_builder = partial(_Builder, file, text, max_depth, max_alias_nodes, max_nodes)
+    limits = (max_depth, max_alias_nodes, max_nodes)
+    if not positions:
+        document, _ = _parse(text, file, limits, positions=False)
+        if document is not None:
+            located = partial(positions_of, text, file, limits)
+            return replace(document, origin=located), []
+    return _parse(text, file, limits, positions=True)
+
+
+def positions_of(
+    text: str, file: str, limits: tuple[int, int, int] = (MAX_DEPTH, MAX_ALIAS_NODES, MAX_NODES)
+) -> tuple[dict[PathKey, Position], dict[PathKey, Position]]:
+    """Every position of `text` (empty when it no longer parses)."""
+    document, _ = _parse(text, file, limits, positions=True)
+    return (document.values, document.keys) if document is not None else ({}, {})
+
+
+def _parse(
+    text: str, file: str, limits: tuple[int, int, int], *, positions: bool
+) -> tuple[Document | None, list[Issue]]:
+    new_builder = partial(Builder, file, text, *limits, positions)
     builder = new_builder()
     if FAST_PARSER:
         try:
-            _feed(builder, YAML(typ="safe", pure=False).parse(text))
+            _feed(builder, _c_events(text))
         except YAMLError:
             builder = new_builder()
         else:
@@ -285,15 +91,28 @@ def parse_text(
     return _result(builder)
 
 
-def _feed(builder: _Builder, stream: Iterator[Any]) -> None:
+def _c_events(text: str) -> Iterator[Any]:
+    """libyaml's events, straight from the C parser (no `YAML` object per file)."""
+    parser = CParser(text)
+    try:
+        while parser.check_event():
+            yield parser.get_event()
+    finally:
+        parser.dispose()
+
+
+def _feed(builder: Builder, stream: Iterator[Any]) -> None:
+    handlers = HANDLERS
     try:
         for event in stream:
-            _dispatch(builder, event)
-    except _Stop:
+            handler = handlers.get(type(event))
+            if handler is not None:
+                handler(builder, event)
+    except Stop:
         pass
 
 
-def _result(builder: _Builder) -> tuple[Document | None, list[Issue]]:
+def _result(builder: Builder) -> tuple[Document | None, list[Issue]]:
     file = builder.file
     if not builder.issues and not builder.done:
         builder.issues.append(issue(file, (1, 1), "", "empty-file", "the file holds no document"))

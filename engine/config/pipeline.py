@@ -8,64 +8,45 @@ bad input.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path, PurePath
-from typing import Any
 
 from pydantic import ValidationError
 
-from engine.config.build import build_config
+from engine.config.build import Built, build_agent, build_config
 from engine.config.codes import issue
 from engine.config.document import read_document
 from engine.config.examples_check import contradicting_examples
-from engine.config.include import Included, expand_includes, leads_outside, outside_issue
-from engine.config.link import link_config
+from engine.config.heap import collector_paused
+from engine.config.include import (
+    Included,
+    expand_includes,
+    incomplete_kinds,
+    leads_outside,
+    outside_issue,
+)
+from engine.config.link import Gaps, LinkMemo, link_config
+from engine.config.members import Member, MemberCache, read_member
+from engine.config.models import AgentSpec
 from engine.config.parse import MAX_NODES
-from engine.config.positions import Document, PathKey, json_path
+from engine.config.payloads import OWN_ISSUES
+from engine.config.positions import Document
 from engine.config.read import DEFAULT_MAX_BYTES, Source
-from engine.config.schemas import ENGINE_SCHEMA, SCHEMA_BY_KIND
+from engine.config.schemas import ENGINE_SCHEMA
 from engine.config.snapshot import Snapshot, compile_snapshot
-from engine.config.topology import topology_warnings
+from engine.config.topology import TopologyMemo, agent_warnings, shadowed_rules
 from engine.issues import Issue, has_errors, sort_key
-from engine.validation.audit import schema_findings
-from engine.validation.metaschema import schema_error
 
 
 def content_version(files: Iterable[tuple[str, bytes]]) -> str:
-    """First 16 hex digits of sha256 over the sorted (relative path, bytes) of every file."""
+    """First 16 hex digits of sha256 over the sorted (relative path, content sha256) of every
+    file."""
     digest = hashlib.sha256()
-    for relative, raw in sorted(files):
+    for relative, content in sorted(files):
         digest.update(relative.encode("utf-8") + b"\0")
-        digest.update(len(raw).to_bytes(8, "big") + raw)
+        digest.update(len(content).to_bytes(8, "big") + content)
     return digest.hexdigest()[:16]
-
-
-_FINDING_CODES = {"ref": "schema-ref", "pattern": "unsupported-pattern"}
-
-
-def payload_schema_issues(document: Document) -> list[Issue]:
-    """`accepts.payload_schema` of an agent document must be a valid JSON Schema whose refs
-    resolve inside it and whose patterns run in linear time."""
-    schema = document.data.get("accepts", {}).get("payload_schema")
-    if schema is None:
-        return []
-    base = ("accepts", "payload_schema")
-    found = [(code, (*base, *where), message) for code, where, message in _schema_problems(schema)]
-    return [
-        issue(document.file, document.locate(path), json_path(path), code, message)
-        for code, path, message in found
-    ]
-
-
-def _schema_problems(schema: Any) -> list[tuple[str, PathKey, str]]:
-    error = schema_error(schema)
-    if error is not None:
-        return [("invalid-payload-schema", error[0], f"not a valid JSON Schema: {error[1]}")]
-    return [
-        (_FINDING_CODES[finding.kind], finding.path, finding.message)
-        for finding in schema_findings(schema)
-    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,9 +69,30 @@ class SetFiles:
     outside: bool = False
     """The root file itself leads outside its folder: nothing of the set may be read."""
 
+    @property
+    def incomplete(self) -> frozenset[str]:
+        """Kinds some of whose files the include globs may have missed."""
+        return incomplete_kinds(self.issues)
 
-def list_set(engine_path: Path, display: str, caps: Caps) -> SetFiles:
-    """Read the root file and expand its includes; reads no other file."""
+
+def list_set(
+    engine_path: Path, display: str, caps: Caps, *, cache: MemberCache | None = None
+) -> SetFiles:
+    """Read the root file and expand its includes; reads no other file. With `cache`, the
+    listing is reused while the root file and the folders its globs looked into are
+    unchanged."""
+    key = (str(engine_path), display, caps)
+    listed = cache.listing(key) if cache is not None else None
+    if isinstance(listed, SetFiles):
+        return listed
+    scanned: set[str] = set()
+    listed = _list(engine_path, display, caps, scanned)
+    if cache is not None and listed.root is not None:
+        cache.keep_listing(key, [str(engine_path), *sorted(scanned)], listed)
+    return listed
+
+
+def _list(engine_path: Path, display: str, caps: Caps, scanned: set[str]) -> SetFiles:
     real = leads_outside(engine_path, engine_path.parent)
     if real is not None:
         return SetFiles(None, None, [], [outside_issue(display, real)], outside=True)
@@ -100,55 +102,104 @@ def list_set(engine_path: Path, display: str, caps: Caps) -> SetFiles:
     )
     if root is None:
         return SetFiles(None, source, [], issues)
-    included, issues = expand_includes(root, engine_path.parent, str(PurePath(display).parent))
+    included, issues = expand_includes(
+        root, engine_path.parent, str(PurePath(display).parent), scanned=scanned
+    )
     return SetFiles(root, source, included, issues)
 
 
-def _read_members(
-    included: list[Included], caps: Caps
-) -> tuple[dict[str, list[Document]], list[tuple[str, bytes]], list[Issue]]:
-    """Read, parse and validate every included file: documents by kind, hash input, issues."""
-    documents: dict[str, list[Document]] = {}
-    hashed: list[tuple[str, bytes]] = []
-    issues: list[Issue] = []
-    for item in included:
-        document, source, found = read_document(
-            item.path, SCHEMA_BY_KIND[item.kind], file=item.file, max_bytes=caps.max_bytes,
-            max_nodes=caps.max_nodes,
-        )
-        issues += found
-        if source is not None:
-            hashed.append((item.relative, source.raw))
-        if document is not None:
-            if item.kind == "agents":
-                issues += payload_schema_issues(document)
-            documents.setdefault(item.kind, []).append(document)
-    return documents, hashed, issues
+Progress = Callable[[int, int], None]
+"""Called with (files done, files in the set) as a load goes."""
+
+
+def _members(
+    included: list[Included],
+    caps: Caps,
+    cache: MemberCache | None,
+    progress: Progress | None = None,
+) -> list[Member]:
+    """Every included file through read, parse, validate and (agents) build, from `cache`
+    when its content was seen before."""
+    limits = (caps.max_bytes, caps.max_nodes)
+    members = []
+    for done, item in enumerate(included):
+        if progress is not None and done % 100 == 0:
+            progress(done, len(included))
+        members.append(read_member(
+            item.kind, item.path, item.file, item.relative, caps=limits,
+            build=_builder(item.kind), own_issues=OWN_ISSUES[item.kind], cache=cache,
+        ))
+    if cache is not None:
+        cache.retain()
+    return members
+
+
+def _builder(kind: str) -> Callable[[Document], AgentSpec] | None:
+    return build_agent if kind == "agents" else None
+
+
+def _by_kind(members: list[Member]) -> dict[str, list[Built]]:
+    """The valid members' documents (and built agents) by kind, in include order."""
+    found: dict[str, list[Built]] = {}
+    for member in members:
+        if member.document is not None:
+            found.setdefault(member.kind, []).append((member.document, member.agent))
+    return found
 
 
 def load_set(
-    engine_path: Path, display: str, *, caps: Caps = Caps()
+    engine_path: Path,
+    display: str,
+    *,
+    caps: Caps = Caps(),
+    cache: MemberCache | None = None,
+    progress: Progress | None = None,
 ) -> tuple[Snapshot | None, list[Issue]]:
-    """Load the set rooted at `engine_path`; `display` is its name in issues."""
-    listed = list_set(engine_path, display, caps)
-    root, source, included, issues = listed.root, listed.source, listed.included, listed.issues
+    """Load the set rooted at `engine_path`; `display` is its name in issues.
+
+    Cross-file checks run on every file that is valid on its own, whatever failed elsewhere,
+    staying silent about names a failed file may declare (`Gaps`). `cache` keeps per-file
+    results between loads of the same set (hot reload); `progress` hears how far it got.
+    """
+    with collector_paused():
+        return _load_set(engine_path, display, caps, cache, progress)
+
+
+def _load_set(
+    engine_path: Path,
+    display: str,
+    caps: Caps,
+    cache: MemberCache | None,
+    progress: Progress | None,
+) -> tuple[Snapshot | None, list[Issue]]:
+    listed = list_set(engine_path, display, caps, cache=cache)
+    root, source, included = listed.root, listed.source, listed.included
+    issues = list(listed.issues)
     if root is None or source is None:
         return None, issues
-    documents, hashed, found = _read_members(included, caps)
-    issues += found
-    if has_errors(issues):
-        return None, sorted(issues, key=sort_key)
+    members = _members(included, caps, cache, progress)
+    issues += [found for member in members for found in member.issues]
     files = (display, *(item.file for item in included))
     try:
-        config, locator, issues = build_config(root, documents, files=files)
+        config, locator, found = build_config(root, _by_kind(members), files=files)
     except ValidationError as error:  # the schemas should make this unreachable
         message = f"the models refused data the schemas accepted: {error}"
         return None, [issue(display, (0, 0), "", "schema", message)]
-    issues += link_config(config, locator)
+    gaps = Gaps.of(members, incomplete=listed.incomplete)
+    memos = cache.memos if cache is not None else {}
+    link_memo = memos.setdefault("link", LinkMemo()) if cache is not None else None
+    issues += found + link_config(config, locator, gaps=gaps, memo=link_memo)
+    issues += shadowed_rules(config, locator) + contradicting_examples(config, locator)
     if has_errors(issues):
         return None, sorted(issues, key=sort_key)
-    found = [*issues, *topology_warnings(config, locator), *contradicting_examples(config, locator)]
-    warnings = tuple(sorted(found, key=sort_key))
-    version = content_version([(engine_path.name, source.raw), *hashed])
-    snapshot = compile_snapshot(config, version=version, root=display, warnings=warnings)
+    graph = memos.setdefault("topology", TopologyMemo()) if cache is not None else None
+    warnings = tuple(sorted([*issues, *agent_warnings(config, locator, memo=graph)], key=sort_key))
+    digests = [(m.relative, m.digest or b"") for m in members]
+    version = content_version([(engine_path.name, hashlib.sha256(source.raw).digest()), *digests])
+    previous = cache.snapshot if cache is not None else None
+    snapshot = compile_snapshot(
+        config, version=version, root=display, warnings=warnings, previous=previous
+    )
+    if cache is not None:
+        cache.snapshot = snapshot
     return snapshot, list(warnings)

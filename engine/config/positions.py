@@ -7,7 +7,7 @@ raw shape of one file and never leaves the loader; later stages receive typed mo
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,10 +41,17 @@ class Document:
     data: Any
     values: dict[PathKey, Position] = field(default_factory=dict)
     keys: dict[PathKey, Position] = field(default_factory=dict)
+    origin: Callable[[], tuple[dict[PathKey, Position], dict[PathKey, Position]]] | None = None
+    """Finds the positions not recorded at parse time (by parsing the text again), once."""
 
     def locate(self, path: Iterable[str | int], *, key: bool = False) -> Position:
         """The position of the node at `path`, or of its nearest located ancestor."""
         parts = tuple(path)
+        if parts and self.origin is not None:
+            values, keys = self.origin()
+            self.values.update(values)
+            self.keys.update(keys)
+            object.__setattr__(self, "origin", None)  # frozen: filled in once, like a cache
         if key and parts in self.keys:
             return self.keys[parts]
         while parts:
@@ -52,3 +59,8 @@ class Document:
                 return self.values[parts]
             parts = parts[:-1]
         return self.values.get((), (1, 1))
+
+    def located_only(self) -> Document:
+        """The same file and positions without its data: what issues need once a model holds
+        the data (a 10,000-agent set keeps no second copy of every agent)."""
+        return Document(self.file, None, self.values, self.keys, self.origin)

@@ -13,17 +13,14 @@ import sys
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
-from jsonschema.protocols import Validator
-from referencing import Registry, Resource
-from referencing.exceptions import NoSuchResource
-from referencing.jsonschema import DRAFT202012
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import SchemaNotFoundError, SchemaParseError
-from engine.validation.validators import safe_validator
+from engine.validation.compiled import Check, compile_check
+
+if TYPE_CHECKING:
+    from jsonschema.protocols import Validator
+    from referencing import Registry, Resource
 
 if sys.version_info >= (3, 11):
     from importlib.resources.abc import Traversable
@@ -81,12 +78,17 @@ def load_schema(name: str) -> dict[str, Any]:
 def validator_for(name: str) -> Validator:
     """A cached Draft 2020-12 validator for schema `name`: real format checks, patterns run by
     the linear-time engine (`$` only at the end of the text), refs never fetched."""
+    from jsonschema import Draft202012Validator  # only for located errors: not at start-up
+    from jsonschema.exceptions import SchemaError
+
+    from engine.validation.validators import safe_validator
+
     schema = _cached_schema(name)
     try:
         Draft202012Validator.check_schema(schema)
     except SchemaError as error:
         raise SchemaParseError(Path(str(_resource(name))), error) from error
-    return safe_validator(schema, registry=BUNDLED)
+    return safe_validator(schema, registry=bundled_registry())
 
 
 def bundled_files() -> list[str]:
@@ -108,14 +110,25 @@ def _file_by_id() -> dict[str, str]:
     return found
 
 
-def _retrieve_bundled(uri: str) -> Resource[Any]:
-    """A bundled schema named by its `$id`; every other URI is refused (never fetched)."""
-    name = _file_by_id().get(uri.rstrip("#"))
-    if name is None:
-        raise NoSuchResource(ref=uri)  # type: ignore[call-arg]
-    return DRAFT202012.create_resource(load_schema(name))
+@cache
+def bundled_registry() -> Registry[Any]:
+    """A registry in which the bundled schemas' `$id`s resolve from the package, lazily, and
+    nothing else resolves: `$ref`s between bundled schemas work offline, nothing is fetched."""
+    from referencing import Registry
+    from referencing.exceptions import NoSuchResource
+    from referencing.jsonschema import DRAFT202012
+
+    def retrieve(uri: str) -> Resource[Any]:
+        name = _file_by_id().get(uri.rstrip("#"))
+        if name is None:
+            raise NoSuchResource(ref=uri)  # type: ignore[call-arg]
+        return DRAFT202012.create_resource(load_schema(name))
+
+    return Registry(retrieve=retrieve)  # type: ignore[call-arg]
 
 
-BUNDLED: Registry[Any] = Registry(retrieve=_retrieve_bundled)  # type: ignore[call-arg]
-"""A registry in which the bundled schemas' `$id`s resolve from the package, lazily, and
-nothing else resolves: `$ref`s between bundled schemas work offline."""
+@cache
+def fast_check_for(name: str) -> Check | None:
+    """A compiled `is_valid` for bundled schema `name` (None: only the pure validator). The
+    bundled schemas themselves are checked by the test suite and by `validator_for`."""
+    return compile_check(_cached_schema(name))

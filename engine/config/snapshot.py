@@ -67,12 +67,18 @@ def build_handoff_map(agents: Mapping[str, AgentSpec]) -> dict[str, str]:
 
 
 def compile_snapshot(
-    config: ConfigSet, *, version: str, root: str, warnings: tuple[Issue, ...] = ()
+    config: ConfigSet,
+    *,
+    version: str,
+    root: str,
+    warnings: tuple[Issue, ...] = (),
+    previous: Snapshot | None = None,
 ) -> Snapshot:
     """Compile a linked config: trigger map, rules in evaluation order (priority desc, then
     declaration order), the inverted keyword index, the examples index and the router's
-    policy tables, all over one normalization pipeline."""
-    tables = compile_tables(config)
+    policy tables, all over one normalization pipeline. Parts equal to those of `previous`
+    (the last build of the same set) are shared with it."""
+    tables = compile_tables(config, previous=previous.tables if previous else None)
     normalizer = normalizer_for(config.engine.normalization)
     agents = tuple(config.agents.values())
     return Snapshot(

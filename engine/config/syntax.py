@@ -38,7 +38,48 @@ def syntax_issue(file: str, text: str, error: YAMLError) -> Issue:
         col = tab.end() - text.rfind("\n", 0, tab.end()) - 1
         return issue(file, (line, col), "", "yaml-tab", "tabs are not allowed for indentation")
     problem = getattr(error, "problem", None) if isinstance(error, MarkedYAMLError) else None
-    return issue(file, position, "", "yaml-syntax", str(problem or error).strip())
+    started = _started(error, text) if isinstance(error, MarkedYAMLError) else None
+    if started is not None:
+        return issue(file, started[0], "", "yaml-syntax", started[1])
+    message = str(problem or error).strip()
+    context = getattr(error, "context_mark", None)
+    if problem is not None and context is not None and context.line != position[0] - 1:
+        what = _construct(str(getattr(error, "context", "") or "a construct"))
+        message += f" (in the {what} that starts at line {context.line + 1})"
+    return issue(file, position, "", "yaml-syntax", message)
+
+
+_PLAIN_NAMES = {
+    "flow sequence": "[...] list",
+    "flow mapping": "{...} mapping",
+    "block mapping": "mapping",
+    "block collection": "list or mapping",
+    "quoted scalar": "quoted text",
+}
+
+
+def _construct(context: str) -> str:
+    """'while parsing a flow sequence' -> '[...] list'."""
+    for lead in ("while scanning ", "while parsing ", "a ", "an "):
+        context = context.removeprefix(lead)
+    return _PLAIN_NAMES.get(context, context)
+
+
+def _started(error: MarkedYAMLError, text: str) -> tuple[Position, str] | None:
+    """For a construct left open until the end of the file (an unclosed quote or bracket), the
+    place it started and what is missing: the end of the file says nothing useful."""
+    mark, context = error.context_mark, error.context
+    problem_mark = error.problem_mark
+    if mark is None or not context or problem_mark is None:
+        return None
+    if text[problem_mark.index:].strip():  # the problem is not at the end: its own place
+        return None
+    what = _construct(str(context))
+    if what == "quoted text":
+        message = "this quoted text is never closed (no closing quote before the end of file)"
+    else:
+        message = f"this {what} is never closed before the end of the file"
+    return (mark.line + 1, mark.column + 1), message
 
 
 def ambiguous_key(text: str, index: int, key: str) -> str | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Hashable
+from dataclasses import dataclass
 
 from engine.config.build import Locator
 from engine.config.models import ANYONE, ConfigSet, RuleSpec
@@ -41,9 +42,38 @@ def _reachable(edges: dict[str, list[str]], entry: str) -> set[str]:
     return seen
 
 
-def _agent_warnings(config: ConfigSet, locator: Locator) -> list[Issue]:
+@dataclass(slots=True)
+class TopologyMemo:
+    """The last build's handoff graph, reused while every agent's policy facts (name, enabled,
+    peers, accepts) and the entry are unchanged: a one-file edit that leaves them alone does
+    not walk 10,000 agents' edges again."""
+
+    last: tuple[object, dict[str, list[str]], set[str]] | None = None
+
+
+def _graph(
+    config: ConfigSet, memo: TopologyMemo | None
+) -> tuple[dict[str, list[str]], set[str]]:
+    facts = (config.engine.entry, tuple(
+        (agent.name, agent.enabled, agent.peers, agent.accepts.from_agents)
+        for agent in config.agents.values()
+    ))
+    last = memo.last if memo is not None else None
+    if last is not None and last[0] == facts:
+        return last[1], last[2]
     edges = handoff_edges(config)
     reached = _reachable(edges, config.engine.entry)
+    if memo is not None:
+        memo.last = (facts, edges, reached)
+    return edges, reached
+
+
+def agent_warnings(
+    config: ConfigSet, locator: Locator, *, memo: TopologyMemo | None = None
+) -> list[Issue]:
+    """Unreachable and dead-end agents; sound only on a complete set (every agent built).
+    `memo` carries the handoff graph between builds of the same set."""
+    edges, reached = _graph(config, memo)
     issues = []
     for name, agent in config.agents.items():
         if not agent.enabled:
@@ -80,7 +110,8 @@ def condition_key(rule: RuleSpec) -> Hashable:
     )
 
 
-def _shadowed(config: ConfigSet, locator: Locator) -> list[Issue]:
+def shadowed_rules(config: ConfigSet, locator: Locator) -> list[Issue]:
+    """Rules another rule with the same conditions always answers first."""
     order = {rule.id: index for index, rule in enumerate(config.routing.rules)}
     ranked = sorted(config.routing.rules, key=lambda rule: (-rule.priority, order[rule.id]))
     first_with: dict[Hashable, RuleSpec] = {}
@@ -101,4 +132,4 @@ def _shadowed(config: ConfigSet, locator: Locator) -> list[Issue]:
 
 def topology_warnings(config: ConfigSet, locator: Locator) -> list[Issue]:
     """Every topology warning of a linked `config`."""
-    return _agent_warnings(config, locator) + _shadowed(config, locator)
+    return agent_warnings(config, locator) + shadowed_rules(config, locator)

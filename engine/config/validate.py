@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterator
-from typing import Any
-
-from jsonschema.exceptions import ValidationError, best_match
-from jsonschema.protocols import Validator
+from typing import TYPE_CHECKING, Any
 
 from engine.config.codes import issue
 from engine.config.positions import Document, json_path
-from engine.config.schemas import validator_for
+from engine.config.schemas import fast_check_for, validator_for
 from engine.issues import Issue, sort_key
+
+if TYPE_CHECKING:  # jsonschema is imported only when a document is invalid
+    from jsonschema.exceptions import ValidationError
+    from jsonschema.protocols import Validator
 
 _CODE_BY_KEYWORD = {
     "required": "required",
@@ -31,7 +32,12 @@ def validate_document(
     document: Document, schema: str, *, validator: Validator | None = None
 ) -> list[Issue]:
     """Every schema error of `document` against bundled `schema` (or the `validator` given),
-    located; [] when it is valid."""
+    located; [] when it is valid. A bundled schema first asks its compiled check: a valid
+    document never walks the pure validator."""
+    if validator is None:
+        fast = fast_check_for(schema)
+        if fast is not None and fast(document.data):
+            return []
     checker = validator or validator_for(schema)
     issues: list[Issue] = []
     for error in checker.iter_errors(document.data):
@@ -63,10 +69,30 @@ def _translate(document: Document, error: ValidationError) -> Iterator[Issue]:
     message = error.message
     if "dependentSchemas" in error.schema_path:
         code, message = "schema", _dependent_message(error, path)
-    elif error.validator in ("enum", "const") and isinstance(error.instance, str):
-        options = error.validator_value if error.validator == "enum" else [error.validator_value]
-        message += suggest(error.instance, options)
+    elif error.validator == "enum" and isinstance(error.instance, str):
+        message += suggest(error.instance, error.validator_value)  # a const names its value
+    elif error.validator == "type":
+        message += _type_hint(path, error.instance)
     yield issue(document.file, document.locate(path), json_path(path), code, message)
+
+
+def _type_hint(path: tuple[Any, ...], instance: Any) -> str:
+    """How to write what was meant, for type mistakes with one usual fix."""
+    if path[-2:-1] == ("when",) and path[-1] == "keywords" and isinstance(instance, list):
+        shown = ", ".join(str(item) for item in instance[:3])
+        return (f"; keywords take {{any: [{shown}]}} (one of them is enough) or "
+                f"{{all: [...]}} (every one needed)")
+    return ""
+
+
+def _key_hint(key: str, known: list[str]) -> str:
+    """A hint for an unknown key: what it usually means here, else the closest known key."""
+    if key == "agents" and "accepts" in known:
+        return ("; an agent file holds one agent: put its name, description, ... at the top "
+                "level, one file per agent")
+    if key in ("condition", "conditions", "if", "match") and "when" in known:
+        return "; a rule's conditions go under `when:` (tool, keywords, from, capabilities, ...)"
+    return suggest(key, known)
 
 
 def _unknown_keys(
@@ -78,7 +104,7 @@ def _unknown_keys(
     for key in instance:
         if key in known:
             continue
-        message = f"unknown key {key!r}{suggest(key, known)}"
+        message = f"unknown key {key!r}{_key_hint(key, known)}"
         where = document.locate((*path, key), key=True)
         yield issue(document.file, where, json_path((*path, key)), "unknown-key", message)
 
@@ -102,6 +128,8 @@ def _alternatives(error: ValidationError) -> str:
             kind = branch["type"]
             names.append(f"an {kind}" if str(kind)[0] in "aeiou" else f"a {kind}")
     if not names and error.context:
+        from jsonschema.exceptions import best_match
+
         return str(best_match(error.context).message)
     return " or ".join(names)
 

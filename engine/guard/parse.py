@@ -79,19 +79,23 @@ def _error(text: str, error: json.JSONDecodeError) -> ParseError:
 
 
 def _recover(cleaned: str) -> ParseResult | None:
-    """Look for JSON inside a fence or chat text, repairing it if needed."""
+    """Look for JSON inside a fence or chat text, repairing it only when no candidate holds
+    strict JSON (a ``` inside a JSON string cuts the fence short, not the document)."""
     fenced = _fenced_block(cleaned)
     candidates = [fenced] if fenced is not None else []
     candidates.append(cleaned)
+    starts = []
     for candidate in candidates:
         data = _strict(candidate) if candidate is fenced else _NOTHING
         if data is not _NOTHING:
             return ParseResult(data)
         data, start = _embedded(candidate)
-        if start < 0:
-            continue
         if data is not _NOTHING:
             return ParseResult(data)
+        starts.append(start)
+    for candidate, start in zip(candidates, starts, strict=True):
+        if start < 0:
+            continue
         try:
             data, truncated = repair(candidate[start:])
         except RepairFailed:

@@ -33,11 +33,16 @@ class RouteTables:
     examples: ExamplesSpec
 
 
-def compile_tables(config: ConfigSet) -> RouteTables:
-    agents = {
-        agent.name: AgentPolicy.of(agent, position)
-        for position, agent in enumerate(config.agents.values())
-    }
+def compile_tables(config: ConfigSet, *, previous: RouteTables | None = None) -> RouteTables:
+    """The router's tables for `config`. An agent policy equal to one in `previous` (the
+    tables of the last build) is that very object: a reload of 10,000 agents then leaves the
+    old tables little to free, and freeing happens on the loop when it swaps."""
+    before = previous.agents if previous is not None else {}
+    agents = {}
+    for position, agent in enumerate(config.agents.values()):
+        policy = AgentPolicy.of(agent, position)
+        old = before.get(agent.name)
+        agents[agent.name] = old if old == policy else policy
     normalizer = normalizer_for(config.engine.normalization)
     compiled = [
         CompiledRule.of(rule, n, normalizer=normalizer)

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import os
+import struct
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from engine.config.loader import set_members
+from engine.config.members import RACY_S, MemberCache
 from engine.config.read import DEFAULT_MAX_BYTES, read_bytes
 
 
@@ -29,31 +31,67 @@ class FileState:
     folders: tuple[Path, ...]
 
 
-def _stat_key(path: Path) -> tuple[bytes, float]:
+Digests = dict[str, tuple[tuple[int, ...], bytes]]
+"""Path -> (stat key, content digest) of the files read by earlier scans."""
+_STAT = struct.Struct("<QQqqq")
+_GONE = (0, 0, -1, -1, -1)
+
+
+def _stat_key(path: str) -> tuple[tuple[int, ...], float]:
+    """(device, inode, size, mtime ns, ctime ns) and the time of the last write or rename."""
     try:
-        info = path.stat()
-    except OSError:
-        return b"gone", 0.0
-    key = f"{info.st_dev}:{info.st_ino}:{info.st_size}:{info.st_mtime_ns}:{info.st_ctime_ns}"
-    return key.encode(), max(info.st_mtime, info.st_ctime)
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return _GONE, 0.0
+    key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+    return key, max(info.st_mtime, info.st_ctime)
 
 
-def scan(path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> FileState:
-    """Look at every file of the set rooted at `path` (an engine.yaml or its folder)."""
-    content, stats = hashlib.sha256(), hashlib.sha256()
+def _digest(member: str, key: tuple[int, ...], max_bytes: int) -> bytes:
+    data = read_bytes(member, max_bytes)
+    if isinstance(data, tuple):  # not readable as a config file: its state, not its bytes
+        data = b"\0" + data[0].encode() + b"\0" + _STAT.pack(*key)
+    return hashlib.sha256(data).digest()
+
+
+def scan(
+    path: Path,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    digests: Digests | None = None,
+    cache: MemberCache | None = None,
+) -> FileState:
+    """Look at every file of the set rooted at `path` (an engine.yaml or its folder).
+
+    With `digests` (kept by the caller between scans), a file whose stat key is unchanged and
+    was last written more than `RACY_S` before is not read again; with `cache`, the set's
+    listing is reused while its folders are unchanged. One pass of cheap steps per file, then
+    one hash of everything: 10,000 files cost tens of milliseconds.
+    """
+    names = [os.fspath(member) for member in set_members(path, max_bytes=max_bytes, cache=cache)]
+    known = digests if digests is not None else {}
+    settled = time.time() - RACY_S
     newest = 0.0
-    members = set_members(path, max_bytes=max_bytes)
-    for member in members:
-        key, changed = _stat_key(member)
+    keys, contents = [], []
+    for name in names:
+        key, changed = _stat_key(name)
         newest = max(newest, changed)
-        name = os.fsencode(member) + b"\0"
-        stats.update(name + key + b"\0")
-        data = read_bytes(member, max_bytes)
-        if isinstance(data, tuple):  # not readable as a config file: its state, not its bytes
-            data = b"\0" + data[0].encode() + b"\0" + key
-        content.update(name + hashlib.sha256(data).digest())
-    folders = tuple(sorted({member.parent for member in members}))
-    return FileState(content.hexdigest(), stats.hexdigest(), newest, folders)
+        seen = known.get(name)
+        digest = seen[1] if seen is not None and seen[0] == key else None
+        if digest is None:
+            digest = _digest(name, key, max_bytes)
+            if digests is not None and changed < settled:
+                digests[name] = (key, digest)
+        keys.append(_STAT.pack(*key))
+        contents.append(digest)
+    if digests is not None:
+        for gone in set(digests).difference(names):
+            digests.pop(gone, None)
+    listed = "\0".join(names).encode("utf-8", "surrogateescape") + b"\0\0"
+    content = hashlib.sha256(listed + b"".join(contents)).hexdigest()
+    stats = hashlib.sha256(listed + b"".join(keys)).hexdigest()
+    folders = tuple(Path(folder) for folder in sorted({n.rpartition(os.sep)[0] for n in names}))
+    return FileState(content, stats, newest, folders)
 
 
 def settle(
@@ -63,6 +101,8 @@ def settle(
     deadline: float,
     first: FileState | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
+    digests: Digests | None = None,
+    cache: MemberCache | None = None,
 ) -> FileState | None:
     """The state of the set once no file changed for `quiet_s` seconds, or None if it was
     still changing at `deadline` (a `time.monotonic()` value).
@@ -70,7 +110,7 @@ def settle(
     The quiet time is read from the files' own times, so a set untouched for longer costs one
     look; a time in the future (clock skew) is never trusted beyond one full quiet period.
     """
-    state = first or scan(path, max_bytes=max_bytes)
+    state = first or scan(path, max_bytes=max_bytes, digests=digests, cache=cache)
     while True:
         wait = min(quiet_s - (time.time() - state.newest), quiet_s)
         if wait <= 0:
@@ -78,7 +118,7 @@ def settle(
         if time.monotonic() + wait > deadline:
             return None
         time.sleep(wait)
-        again = scan(path, max_bytes=max_bytes)
+        again = scan(path, max_bytes=max_bytes, digests=digests, cache=cache)
         if again.stats == state.stats:
             return again
         state = again

@@ -12,10 +12,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
+from engine.config.heap import collector_paused
+from engine.config.members import MemberCache
 from engine.config.snapshot import Snapshot
 from engine.errors import ConfigError
 from engine.issues import Issue
-from engine.runtime.fileset import scan, settle
+from engine.runtime.fileset import Digests, FileState, scan, settle
 from engine.runtime.hooks import Event, Hooks
 
 log = logging.getLogger("engine.reload")
@@ -74,10 +76,12 @@ def fingerprint(path: Path) -> str:
     return scan(path).content
 
 
-def _default_loader(path: Path) -> Snapshot:
+def cached_loader(cache: MemberCache) -> Loader:
+    """`load_config` with a cache of per-file results: a reload reads, parses, validates and
+    builds only the files whose content changed."""
     from engine.config.loader import load_config
 
-    return load_config(path)
+    return lambda path: load_config(path, cache=cache)
 
 
 class Reloader:
@@ -98,15 +102,18 @@ class Reloader:
     ) -> None:
         self.path = Path(path)
         self.root = config_root(self.path)
-        self._load = load or _default_loader
+        self._cache = MemberCache()
+        self._load = load or cached_loader(self._cache)
         self._hooks = hooks or Hooks()
         self._clock = clock
         self._lock = threading.Lock()
         self._generation = 0  # builds started; a build older than the last applied one loses
         self._applied_generation = 0
-        before = scan(self.path)
-        self._current = self._load(self.path)
-        after = scan(self.path)
+        self._digests: Digests = {}
+        before = self._scan()
+        with collector_paused(freeze=True):
+            self._current = self._load(self.path)
+        after = self._scan()
         self._folders = after.folders
         unstable = after.stats != before.stats
         self._last_fingerprint = "changed-during-build" if unstable else before.content
@@ -139,12 +146,16 @@ class Reloader:
             self._generation += 1
             generation = self._generation
         deadline = time.monotonic() + max(MAX_SETTLE_WAIT_S, 4 * settle_s)
-        while (state := settle(self.path, settle_s, deadline=deadline)) is not None:
+        while (
+            state := settle(
+                self.path, settle_s, deadline=deadline, digests=self._digests, cache=self._cache
+            )
+        ) is not None:
             self._folders = state.folders
             if state.content == self._last_fingerprint and not force:
                 return None
             snapshot, issues = self._try_load()
-            if scan(self.path).stats == state.stats:
+            if self._scan().stats == state.stats:
                 duration = time.perf_counter() - started
                 return _Candidate(generation, state.content, snapshot, issues, duration)
             if time.monotonic() > deadline:
@@ -153,9 +164,13 @@ class Reloader:
                  self._current.version)
         return None
 
+    def _scan(self) -> FileState:
+        return scan(self.path, digests=self._digests, cache=self._cache)
+
     def _try_load(self) -> tuple[Snapshot | None, tuple[Issue, ...]]:
         try:
-            snapshot = self._load(self.path)
+            with collector_paused(freeze=True):
+                snapshot = self._load(self.path)
         except ConfigError as error:
             return None, error.issues
         except OSError as error:  # a file vanished between the loader's listing and reading

@@ -19,7 +19,7 @@ from jsonschema.exceptions import SchemaError
 from jsonschema.protocols import Validator
 
 from engine.config import schemas as bundled
-from engine.config.schemas import BUNDLED, schema_root
+from engine.config.schemas import bundled_registry, schema_root
 from engine.errors import SchemaNotFoundError, SchemaParseError, SchemaValidationError
 from engine.specs.models.common import parse_date_time
 from engine.validation.validators import SafeValidator, format_checker
@@ -95,7 +95,7 @@ def _validator(schema_name: str, definition: str | None) -> Validator:
             raise SchemaNotFoundError(f"{schema_name}#/$defs/{definition}")
         schema = {"$schema": schema["$schema"], "$defs": schema["$defs"],
                   "$ref": f"#/$defs/{definition}"}
-    return SafeValidator(schema, registry=BUNDLED, format_checker=_spec_formats())
+    return SafeValidator(schema, registry=bundled_registry(), format_checker=_spec_formats())
 
 
 def validate(data: Any, schema_name: str) -> bool:

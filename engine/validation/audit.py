@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from engine.validation.patterns import PatternError, compile_pattern
-from engine.validation.refs import enter, resolve_ref, root_resolver
 
 if TYPE_CHECKING:
     from referencing._core import Resolver
@@ -47,30 +46,54 @@ def _children(node: dict[str, Any], path: Path) -> Iterator[tuple[Path, Any]]:
 
 
 def _positions(
-    schema: Any, resolver: Resolver[Any]
-) -> Iterator[tuple[Path, dict[str, Any], Resolver[Any]]]:
-    """Every subschema that is an object, with its path and the resolver in scope there."""
-    stack: list[tuple[Path, Any, Resolver[Any]]] = [((), schema, resolver)]
+    schema: Any, resolver: Resolver[Any] | None
+) -> Iterator[tuple[Path, dict[str, Any], Resolver[Any] | None]]:
+    """Every subschema that is an object, with its path and the resolver in scope there
+    (None throughout for a schema without refs)."""
+    stack: list[tuple[Path, Any, Resolver[Any] | None]] = [((), schema, resolver)]
     while stack:
         path, node, scope = stack.pop()
         if not isinstance(node, dict):
             continue
-        scope = enter(scope, node)
+        if scope is not None:
+            from engine.validation.refs import enter  # only for a schema with refs
+
+            scope = enter(scope, node)
         yield path, node, scope
         stack.extend((child, item, scope) for child, item in reversed(list(_children(node, path))))
+
+
+def _mentions_refs(schema: Any) -> bool:
+    """Whether a `$ref` or `$dynamicRef` key appears anywhere (data included: a cheap upper
+    bound that spares schemas without refs the resolver)."""
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if "$ref" in node or "$dynamicRef" in node:
+                return True
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False
 
 
 def schema_findings(schema: Any) -> list[Finding]:
     """Every ref and pattern problem of `schema` (one that passed meta-validation), depth
     first; [] when it is safe to compile."""
-    resolver, asked = root_resolver(schema)
+    resolver: Resolver[Any] | None = None
+    asked: list[str] = []
+    if _mentions_refs(schema):
+        from engine.validation.refs import root_resolver  # `referencing` only when needed
+
+        resolver, asked = root_resolver(schema)
     positions = list(_positions(schema, resolver))
     subschemas = {id(node) for _, node, _ in positions}
     uses_unevaluated = any("unevaluatedProperties" in node for _, node, _ in positions)
     findings: list[Finding] = []
     for path, node, scope in positions:
         for keyword in ("$ref", "$dynamicRef"):
-            if isinstance(node.get(keyword), str):
+            if scope is not None and isinstance(node.get(keyword), str):
                 findings += _ref_finding((*path, keyword), node[keyword], scope, asked, subschemas)
         findings += _pattern_findings(path, node, uses_unevaluated)
     return findings
@@ -79,6 +102,8 @@ def schema_findings(schema: Any) -> list[Finding]:
 def _ref_finding(
     path: Path, ref: str, scope: Resolver[Any], asked: list[str], subschemas: set[int]
 ) -> list[Finding]:
+    from engine.validation.refs import resolve_ref
+
     target = resolve_ref(scope, asked, ref)
     if target.verdict == "external":
         why = "leads outside this schema; refs are resolved inside it only, never fetched"

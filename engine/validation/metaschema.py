@@ -9,15 +9,16 @@ Patterns (`format: regex`) are not judged here: `engine.validation.audit` report
 
 from __future__ import annotations
 
+import importlib.util
+import json
 from functools import cache
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
-from jsonschema_specifications import REGISTRY  # type: ignore[import-untyped]  # jsonschema dep
+from engine.validation.compiled import metaschema_check
 
-from engine.validation.refs import LOCAL_ONLY
-from engine.validation.validators import SCHEMA_FORMATS
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
 
 BASE = "https://json-schema.org/draft/2020-12/"
 VOCABULARIES = (
@@ -49,11 +50,34 @@ def _rewrite(node: Any) -> Any:
     return out
 
 
+def _official() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The 2020-12 meta-schema and its vocabularies as `jsonschema-specifications` ships them:
+    read as its data files (importing it builds a registry of every draft: slow at start-up),
+    or through its registry when its files are not laid out as expected."""
+    spec = importlib.util.find_spec("jsonschema_specifications")
+    folders = list(spec.submodule_search_locations or ()) if spec is not None else []
+    try:
+        base = Path(folders[0]) / "schemas" / "draft202012"
+        root = json.loads((base / "metaschema.json").read_text(encoding="utf-8"))
+        parts = [json.loads((base / "vocabularies" / name).read_text(encoding="utf-8"))
+                 for name in VOCABULARIES]
+    except (IndexError, OSError, ValueError):
+        from jsonschema_specifications import REGISTRY  # type: ignore[import-untyped]
+
+        root = REGISTRY.contents(BASE + "schema")
+        parts = [REGISTRY.contents(f"{BASE}meta/{name}") for name in VOCABULARIES]
+    if root.get("$id") != BASE + "schema":
+        raise ValueError("not the 2020-12 meta-schema")
+    return root, parts
+
+
 def merged_metaschema() -> dict[str, Any] | None:
     """The 2020-12 meta-schema as one schema, or None if its parts are not as expected."""
-    root = REGISTRY.contents(BASE + "schema")
+    try:
+        root, parts = _official()
+    except ValueError:
+        return None
     merged: dict[str, Any] = {"type": ["object", "boolean"], "properties": {}, "$defs": {}}
-    parts = [REGISTRY.contents(f"{BASE}meta/{name}") for name in VOCABULARIES]
     if len(root.get("allOf", ())) != len(parts):
         return None
     for part in [*parts, {k: v for k, v in root.items() if k != "allOf"}]:
@@ -71,6 +95,11 @@ def merged_metaschema() -> dict[str, Any] | None:
 
 @cache
 def _validator() -> Draft202012Validator:
+    from jsonschema import Draft202012Validator  # the pure path: only for an invalid schema
+
+    from engine.validation.refs import LOCAL_ONLY
+    from engine.validation.validators import SCHEMA_FORMATS
+
     schema = merged_metaschema()
     if schema is None:
         schema = Draft202012Validator.META_SCHEMA
@@ -79,6 +108,11 @@ def _validator() -> Draft202012Validator:
 
 def schema_error(schema: Any) -> tuple[tuple[str | int, ...], str] | None:
     """(path inside `schema`, message) of its most relevant meta-schema error, or None."""
+    fast = metaschema_check()
+    if fast is not None and fast(schema):
+        return None
+    from jsonschema.exceptions import best_match
+
     validator = _validator()
     error = best_match(validator.iter_errors(schema))
     if error is None:

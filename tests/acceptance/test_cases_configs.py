@@ -35,3 +35,16 @@ def test_shipped_cases_pass_with_full_coverage(name: str) -> None:
     assert report["passed"] == len(report["cases"]) > 0
     for kind, covered in report["coverage"].items():
         assert covered["missing"] == [], f"{name}: {kind} not exercised: {covered['missing']}"
+
+
+@pytest.mark.slow
+def test_errors_of_a_cases_file_are_headed_as_a_cases_file(tmp_path: Path) -> None:
+    cases = tmp_path / "cases.yaml"
+    cases.write_text("cases:\n  - {text: hi, bogus: 1}\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "engine", "test", str(CONFIGS / "banking"), str(cases)],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 1
+    assert done.stderr.startswith("handoff test: cases file has "), done.stderr
+    assert "config has" not in done.stderr

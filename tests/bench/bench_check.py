@@ -1,9 +1,11 @@
 """Benchmark: `handoff check` on a generated 1,000-agent config set vs check-jsonschema.
 
-Both tools validate the same files against the same bundled schemas in the same run;
-check-jsonschema takes one schema per invocation, so it runs once per document kind and its
-wall times are summed. Also compares parse strategies for the parse stage. Prints figures and
-ratios; never asserts. Run: python tests/bench/bench_check.py [--agents N] [--repeat N]
+Both tools run in the same run, interleaved. The baseline is ONE check-jsonschema process, as
+a user runs it: the agent schema over every agent file (check-jsonschema takes one schema per
+invocation; the set's three other files are left to it, so the baseline reads fewer files and
+checks less than `handoff check`, which also links, checks payload schemas and topology).
+Also compares parse strategies for the parse stage. Prints figures and ratios; never asserts.
+Run: python tests/bench/bench_check.py [--agents N] [--repeat N]
 """
 
 from __future__ import annotations
@@ -41,24 +43,13 @@ def measure(command: list[str]) -> tuple[float, float, int, float]:
     return float(out[0]), float(out[1]), int(out[2]), float(out[3])
 
 
-def checkjsonschema_runs(folder: Path) -> list[list[str]]:
-    tool = str(BIN / "check-jsonschema")
-    schemas = REPO / "schemas"
+def checkjsonschema_run(folder: Path) -> list[str]:
+    """One check-jsonschema invocation: the agent schema over every agent file."""
     return [
-        [tool, "--schemafile", str(schemas / "engine.schema.json"), str(folder / "engine.yaml")],
-        [
-            tool,
-            "--schemafile",
-            str(schemas / "agent.schema.json"),
-            *sorted(str(path) for path in (folder / "agents").glob("*.yaml")),
-        ],
-        [
-            tool,
-            "--schemafile",
-            str(schemas / "capabilities.schema.json"),
-            str(folder / "capabilities.yaml"),
-        ],
-        [tool, "--schemafile", str(schemas / "routing.schema.json"), str(folder / "routing.yaml")],
+        str(BIN / "check-jsonschema"),
+        "--schemafile",
+        str(REPO / "schemas" / "agent.schema.json"),
+        *sorted(str(path) for path in (folder / "agents").glob("*.yaml")),
     ]
 
 
@@ -69,9 +60,9 @@ def bench_tools(folder: Path, repeat: int) -> None:
         wall, peak, code, cpu = measure([str(BIN / "handoff"), "check", str(folder), "--strict"])
         assert code == 0, "generated set must be clean"
         ours.append((wall, cpu, peak))
-        runs = [measure(command) for command in checkjsonschema_runs(folder)]
-        assert all(run[2] == 0 for run in runs), "check-jsonschema must accept the set"
-        theirs.append((sum(r[0] for r in runs), sum(r[3] for r in runs), max(r[1] for r in runs)))
+        wall, peak, code, cpu = measure(checkjsonschema_run(folder))
+        assert code == 0, "check-jsonschema must accept the set"
+        theirs.append((wall, cpu, peak))
     report = {}
     for name, rows in (("handoff check", ours), ("check-jsonschema", theirs)):
         wall, cpu = statistics.median(r[0] for r in rows), statistics.median(r[1] for r in rows)
@@ -82,13 +73,13 @@ def bench_tools(folder: Path, repeat: int) -> None:
             f"  (median of {repeat})"
         )
     print(
-        "  check-jsonschema runs once per schema (4 processes); handoff check also links, "
-        "checks payload schemas and topology"
+        "  check-jsonschema: one process over the agent files; handoff check reads the whole "
+        "set, links, checks payload schemas and topology"
     )
     (ow, oc, op), (tw, tc, tp) = report["handoff check"], report["check-jsonschema"]
     print(
         f"ratio handoff/check-jsonschema: wall {ow / tw:.2f}x, cpu {oc / tc:.2f}x, "
-        f"peak {op / tp:.2f}x  (targets: <= 1.00x time, < 200 MiB)"
+        f"peak {op / tp:.2f}x  (target at 1,000 agents: <= 0.50x time)"
     )
 
 

@@ -1,5 +1,7 @@
 """Lifecycle cost: per-move time and memory per live record, in memory and in SQLite, each beside
-a plain-dict transition table doing the same moves in the same run.
+a plain-dict transition table doing the same moves in the same run; in memory also beside seed
+000's `HandoffManager` as its document publishes it (`seed000.py`: no history, no audit, no
+versions; the system it replaces).
 
 Run: python tests/bench/bench_lifecycle.py [--n 100000] [--sqlite-n 100000] [--full-n 2000]
 Targets: in memory < 15 us per move and < 2 KB per live record; SQLite >= 5,000 durable moves/s.
@@ -12,6 +14,7 @@ import gc
 import json
 import os
 import sqlite3
+import sys
 import tempfile
 import threading
 import time
@@ -23,6 +26,9 @@ from typing import Any
 
 from engine.lifecycle import HandoffManager, HandoffRequest, MoveOrder, Trigger
 from engine.stores import SQLiteStore
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import seed000
 
 DICT_TABLE = {
     ("pending", "accept"): "accepted",
@@ -126,14 +132,50 @@ def bench_memory(n: int) -> None:
         lambda: _moves(lambda i, t: manager.move(i, t), ids),
     )
     base = timed("plain dict table moves (baseline)", 3 * n, lambda: _moves(table.move, keys))
-    print(f"  ratio engine / dict per move: {engine / base:.1f}x  (target < 15 us/move)")
+    seed = _seed_manager_moves(n)
+    print(f"  ratio engine / dict per move: {engine / base:.1f}x, engine / seed 000: "
+          f"{engine / seed:.1f}x  (target < 15 us/move)")
 
     print(f"\nMemory per live record, {n:,} records (tracemalloc; request built per record)")
     for label, stop in (("pending (created)", 0), ("in_progress (accept+start)", 2)):
         engine_b = memory(f"HandoffManager, {label}", n, lambda s=stop: _live_manager(n, s))
         base_b = memory(f"plain dict table, {label}", n, lambda s=stop: _live_dict(n, s))
-        print(f"  ratio engine / dict: {engine_b / base_b:.1f}x  (target < 2048 bytes)")
+        seed_b = memory(f"seed 000 HandoffManager, {label}", n, lambda s=stop: _live_seed(n, s))
+        print(f"  ratio engine / dict: {engine_b / base_b:.1f}x, engine / seed 000: "
+              f"{engine_b / seed_b:.1f}x  (target < 2048 bytes)")
     memory("  of which the caller's own HandoffRequest", n, lambda: requests(n))
+
+
+def _seed_requests(n: int) -> list[seed000.HandoffRequest]:
+    return [
+        seed000.HandoffRequest(from_agent="triage", to_agent="fraud", task_description=f"task {i}")
+        for i in range(n)
+    ]
+
+
+def _seed_move(manager: seed000.HandoffManager, record_id: str, trigger: str) -> object:
+    if trigger == "complete":
+        return manager.complete(record_id, {})
+    return getattr(manager, trigger)(record_id)
+
+
+def _seed_manager_moves(n: int) -> float:
+    """Seed 000's manager: create, then the same moves; seconds per move."""
+    manager, reqs = seed000.HandoffManager(), _seed_requests(n)
+    ids: list[str] = []
+    timed("seed 000 HandoffManager.create_handoff", n,
+          lambda: ids.extend(manager.create_handoff(r).record_id for r in reqs), "create")
+    return timed("seed 000 HandoffManager moves (as published)", 3 * n,
+                 lambda: _moves(lambda i, t: _seed_move(manager, i, t), ids))
+
+
+def _live_seed(n: int, moves: int) -> seed000.HandoffManager:
+    manager = seed000.HandoffManager()
+    for request in _seed_requests(n):
+        record_id = manager.create_handoff(request).record_id
+        for trigger in MOVES[:moves]:
+            _seed_move(manager, record_id, trigger)
+    return manager
 
 
 def _moves(move: Callable[[str, str], object], ids: list[str]) -> None:

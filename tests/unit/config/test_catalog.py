@@ -13,7 +13,7 @@ from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
 from engine.config.catalog import catalog, export_schemas, find_schema, schema_file
-from engine.config.schemas import BUNDLED, SCHEMA_BASE, schema_root
+from engine.config.schemas import SCHEMA_BASE, bundled_registry, schema_root
 from engine.errors import SchemaNotFoundError
 from engine.validation.validators import safe_validator
 
@@ -82,7 +82,7 @@ def no_network(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize("name", CONFIG + SPECS)
 def test_every_ref_of_every_bundled_schema_resolves_from_the_package(name: str) -> None:
     schema = find_schema(name).load()
-    resolver = BUNDLED.resolver_with_root(DRAFT202012.create_resource(schema))
+    resolver = bundled_registry().resolver_with_root(DRAFT202012.create_resource(schema))
     for ref in _refs(schema):
         assert resolver.lookup(ref).contents is not None, ref
 
@@ -90,10 +90,10 @@ def test_every_ref_of_every_bundled_schema_resolves_from_the_package(name: str) 
 @pytest.mark.usefixtures("no_network")
 def test_a_ref_to_a_bundled_id_resolves_offline_and_any_other_url_does_not() -> None:
     names = {"$ref": f"{SCHEMA_BASE}agent.schema.json#/$defs/agentName"}
-    validator = safe_validator(names, registry=BUNDLED)
+    validator = safe_validator(names, registry=bundled_registry())
     validator.validate("fraud_agent")
     with pytest.raises(ValidationError):
         validator.validate("not a name!")
-    elsewhere = safe_validator({"$ref": "https://example.com/x.json"}, registry=BUNDLED)
+    elsewhere = safe_validator({"$ref": "https://example.com/x.json"}, registry=bundled_registry())
     with pytest.raises(Unresolvable):
         elsewhere.validate("anything")

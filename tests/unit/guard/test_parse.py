@@ -157,6 +157,12 @@ json_values = st.recursive(
 json_documents = st.dictionaries(st.text(max_size=6), json_values, max_size=5)
 
 
+def test_a_fence_inside_a_fenced_json_string_does_not_cut_the_document() -> None:
+    """Found by the round-trip property below: strict JSON anywhere beats a repaired cut."""
+    text = '```json\n{"": null, "```": null}\n```'
+    assert parse_json(text) == {"": None, "```": None}
+
+
 @given(json_documents, st.sampled_from(["{}", "Here: {} Done.", "```json\n{}\n```"]))
 def test_valid_json_round_trips_through_any_wrapper(document: dict[str, Any], wrap: str) -> None:
     text = wrap.replace("{}", json.dumps(document), 1)

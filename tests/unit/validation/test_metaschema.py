@@ -93,3 +93,16 @@ def test_error_path_and_message_match_check_schema() -> None:
         Draft202012Validator.check_schema(schema)
     stock = caught.value
     assert schema_error(schema) == (tuple(stock.absolute_path), stock.message)  # type: ignore[attr-defined]
+
+
+def test_the_meta_schema_files_read_directly_are_the_registrys() -> None:
+    """Start-up reads the package's data files instead of importing its registry: same content."""
+    import jsonschema_specifications
+
+    from engine.validation.metaschema import BASE, VOCABULARIES, _official
+
+    root, parts = _official()
+    assert root == jsonschema_specifications.REGISTRY.contents(BASE + "schema")
+    assert parts == [
+        jsonschema_specifications.REGISTRY.contents(f"{BASE}meta/{name}") for name in VOCABULARIES
+    ]

@@ -1,0 +1,270 @@
+"""One included file of a set through read -> parse -> validate -> build, and the cache of
+those per-file results by content, so a reload redoes only the files whose bytes changed.
+
+A `Member` is everything the whole-set stages (merge, link, topology, compile) need from one
+file. It never looks at another file: cross-file checks belong to the link stage.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from functools import partial
+from typing import Any
+
+from engine.config.build import LEGACY_TRIGGER
+from engine.config.models import AgentSpec
+from engine.config.parse import MAX_ALIAS_NODES, MAX_DEPTH, parse_text, positions_of
+from engine.config.positions import Document, PathKey, Position, json_path
+from engine.config.read import DEFAULT_MAX_BYTES, Source, read_source
+from engine.config.schemas import SCHEMA_BY_KIND
+from engine.config.validate import validate_document
+from engine.issues import Issue
+
+Payload = Callable[[Document], list[Issue]]
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """One file's own result. `document` (and, for an agent, its built `agent`) is None when
+    the file has an error of its own; `declares` then holds the names it still shows, so the
+    link stage can stay silent about names the broken file may declare."""
+
+    kind: str
+    file: str
+    relative: str
+    digest: bytes | None
+    document: Document | None
+    issues: tuple[Issue, ...]
+    agent: AgentSpec | None = None
+    declares: frozenset[str] | None = frozenset()
+    """Names a failed file declares; None when they cannot be known (it did not parse)."""
+
+    @property
+    def ok(self) -> bool:
+        return self.document is not None
+
+
+def _declared(kind: str, data: Any, issues: list[Issue]) -> frozenset[str] | None:
+    """Names a document that failed validation still declares; None when they cannot be read
+    (an agent whose name is missing or malformed may be the one every reference means)."""
+    if kind == "routing":
+        return frozenset()
+    if not isinstance(data, dict):
+        return None
+    if kind == "agents":
+        name = data.get("name")
+        if not isinstance(name, str) or any(found.json_path == "$.name" for found in issues):
+            return None
+        return frozenset({name})
+    names = data.get("capabilities")
+    if not isinstance(names, dict):
+        return None
+    at_names = {json_path(("capabilities", str(name))) for name in names}
+    if any(found.json_path in at_names and found.code == "schema" for found in issues):
+        return None  # a malformed name (the schema's propertyNames)
+    return frozenset(str(name) for name in names)
+
+
+RACY_S = 2.0
+"""A file written this close to when it was read may change again within its timestamp's
+granularity without its stat changing: such a file is always read again (git's racy rule)."""
+
+
+def stat_key(path: Any) -> tuple[int, ...] | None:
+    """What changes whenever a file is written or replaced: device, inode, size, times."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
+def signature(path: str) -> object:
+    """What changes whenever the listing of a folder or the content of a file at `path` may:
+    a folder's entries (name, whether a folder, and for a link its inode: a replaced link may
+    lead elsewhere; a file saved by rename keeps its entry), a file's stat key and, when it was
+    written too recently for its timestamps to tell two writes apart (`RACY_S`), its hash."""
+    try:
+        if os.path.isdir(path):
+            with os.scandir(path) as entries:
+                return frozenset((entry.name, entry.is_dir(follow_symlinks=False),
+                                  entry.inode() if entry.is_symlink() else 0)
+                                 for entry in entries)
+    except OSError:
+        return None
+    stat = stat_key(path)
+    if stat is None or max(stat[3], stat[4]) < (time.time() - RACY_S) * 1e9:
+        return stat
+    try:
+        with open(path, "rb") as handle:
+            return stat, hashlib.sha256(handle.read(DEFAULT_MAX_BYTES + 1)).digest()
+    except OSError:
+        return None
+
+
+def signatures(paths: Any) -> tuple[object, ...]:
+    """(path, signature, path, signature, ...) for `paths`."""
+    return tuple(item for path in paths for item in (path, signature(path)))
+
+
+@dataclass(slots=True)
+class MemberCache:
+    """Per-file results keyed by (kind, name in issues, content hash, caps), and the stat each
+    was read with: a file whose stat is unchanged (and not racy) is not even read again.
+    `retain` drops what a load did not use, so files removed from the set do not stay."""
+
+    entries: dict[tuple[object, ...], Member] = field(default_factory=dict)
+    stats: dict[tuple[object, ...], tuple[tuple[int, ...], Member]] = field(default_factory=dict)
+    used: set[tuple[object, ...]] = field(default_factory=set)
+    listings: dict[tuple[object, ...], tuple[tuple[object, ...], Any]] = field(
+        default_factory=dict
+    )
+    """What a set's root lists, by (root, caps): valid while the root file and every folder
+    its globs looked into keep their `signature`."""
+    snapshot: Any = None
+    """The last snapshot compiled from these members: the next compile shares its equal
+    parts."""
+    memos: dict[str, Any] = field(default_factory=dict)
+    """What the whole-set stages keep between builds of this set (by stage)."""
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def listing(self, key: tuple[object, ...]) -> Any | None:
+        with self.lock:
+            found = self.listings.get(key)
+        if found is None or signatures(found[0][::2]) != found[0]:
+            return None
+        return found[1]
+
+    def keep_listing(self, key: tuple[object, ...], paths: list[Any], listing: Any) -> None:
+        seen = signatures(paths)
+        if None not in seen[1::2]:
+            with self.lock:
+                self.listings[key] = (seen, listing)
+
+    def get(self, key: tuple[object, ...]) -> Member | None:
+        with self.lock:
+            self.used.add(key)
+            return self.entries.get(key)
+
+    def put(self, key: tuple[object, ...], member: Member) -> None:
+        with self.lock:
+            self.used.add(key)
+            self.entries[key] = member
+
+    def unchanged(self, where: tuple[object, ...], stat: tuple[int, ...] | None) -> Member | None:
+        """The member last read at `where` when the file's stat is still `stat`."""
+        with self.lock:
+            seen = self.stats.get(where)
+            if stat is None or seen is None or seen[0] != stat:
+                return None
+            member = seen[1]
+            self.used.add((*where[:2], member.digest, where[2]))
+            return member
+
+    def seen(self, where: tuple[object, ...], stat: tuple[int, ...] | None, member: Member) -> None:
+        if stat is not None and max(stat[3], stat[4]) < (time.time() - RACY_S) * 1e9:
+            with self.lock:
+                self.stats[where] = (stat, member)
+
+    def retain(self) -> None:
+        """Keep only the entries used since the last `retain`."""
+        with self.lock:
+            self.entries = {key: self.entries[key] for key in self.used if key in self.entries}
+            kept = {(key[0], key[1], key[3]) for key in self.used}
+            self.stats = {key: seen for key, seen in self.stats.items() if key in kept}
+            self.used = set()
+
+
+def read_member(
+    kind: str,
+    path: Any,
+    file: str,
+    relative: str,
+    *,
+    caps: tuple[int, int],
+    build: Callable[[Document], AgentSpec] | None,
+    own_issues: Payload,
+    cache: MemberCache | None = None,
+) -> Member:
+    """Read one file; parse, validate and build it unless `cache` holds its content's result.
+
+    `build` turns a valid agent document into its model; `own_issues` finds the problems a
+    valid document still has on its own (a payload schema that is not a schema).
+    """
+    where = (kind, file, caps)
+    stat = stat_key(path) if cache is not None else None
+    found = cache.unchanged(where, stat) if cache is not None else None
+    if found is not None:
+        return found
+    source, issues = read_source(path, file=file, max_bytes=caps[0])
+    if source is None:
+        return Member(kind, file, relative, None, None, tuple(issues), declares=None)
+    digest = hashlib.sha256(source.raw).digest()
+    key = (kind, file, digest, caps)
+    found = cache.get(key) if cache is not None else None
+    if found is None:
+        found = _fresh(kind, source, path, relative, digest, caps[1], build, own_issues)
+    if cache is not None:
+        cache.put(key, found)
+        cache.seen(where, stat, found)
+    return found
+
+
+def _fresh(
+    kind: str,
+    source: Source,
+    path: Any,
+    relative: str,
+    digest: bytes,
+    max_nodes: int,
+    build: Callable[[Document], AgentSpec] | None,
+    own_issues: Payload,
+) -> Member:
+    member = _checked(kind, source, relative, digest, max_nodes, own_issues)
+    return _with_model(member, path, build, max_nodes)
+
+
+def _checked(
+    kind: str, source: Source, relative: str, digest: bytes, max_nodes: int, own_issues: Payload
+) -> Member:
+    """Parse and validate one file's text: a member holding its document (and no model)."""
+    file = source.file
+    document, issues = parse_text(source.text, file, max_nodes=max_nodes, positions=False)
+    if document is None:
+        return Member(kind, file, relative, digest, None, tuple(issues), declares=None)
+    issues = validate_document(document, SCHEMA_BY_KIND[kind]) or own_issues(document)
+    if issues:
+        declares = _declared(kind, document.data, issues)
+        return Member(kind, file, relative, digest, None, tuple(issues), declares=declares)
+    return Member(kind, file, relative, digest, document, ())
+
+
+def _with_model(
+    member: Member, path: Any, build: Callable[[Document], AgentSpec] | None, max_nodes: int
+) -> Member:
+    """A valid agent member with its model built; its document then keeps positions only
+    (found again from the file on demand: its text is not kept either)."""
+    document, digest = member.document, member.digest
+    if build is None or document is None or digest is None:
+        return member
+    agent = build(document)
+    if LEGACY_TRIGGER not in document.data:  # nothing later reads the data: the model has it
+        located = partial(_positions_from_file, path, digest, member.file, max_nodes)
+        document = replace(document.located_only(), origin=located)
+    return replace(member, document=document, agent=agent)
+
+
+def _positions_from_file(
+    path: Any, digest: bytes, file: str, max_nodes: int
+) -> tuple[dict[PathKey, Position], dict[PathKey, Position]]:
+    """Positions of a file read again for an issue (its text is not kept): only when its
+    content is still what was checked; else none (issues fall back to the file's start)."""
+    source, _ = read_source(path, file=file)
+    if source is None or hashlib.sha256(source.raw).digest() != digest:
+        return {}, {}
+    return positions_of(source.text, file, (MAX_DEPTH, MAX_ALIAS_NODES, max_nodes))
