@@ -5,7 +5,6 @@ HANDOFF_REQUIRE_POSTGRES=1)."""
 
 from __future__ import annotations
 
-import importlib
 import itertools
 import os
 import secrets
@@ -15,6 +14,8 @@ from types import ModuleType
 
 import pytest
 from hypothesis import settings
+
+from tests.extras import need, unavailable
 
 # CI explores the same examples on every run (a red build must be reproducible); local runs
 # keep hypothesis's random exploration, which is how new failures get found.
@@ -27,18 +28,10 @@ CONFIGS = REPO / "configs"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
-REQUIRE_ADAPTERS = "HANDOFF_REQUIRE_ADAPTERS"
-
-
 def framework(module: str, extra: str) -> ModuleType:
-    """Import an adapter's framework, or skip the calling test module when it is missing. Under
-    HANDOFF_REQUIRE_ADAPTERS=1 (set by CI) a missing framework fails instead of skipping."""
-    if os.environ.get(REQUIRE_ADAPTERS) == "1":
-        return importlib.import_module(module)
-    return pytest.importorskip(
-        module, reason=f"{module} is not installed: pip install -e '.[{extra}]' "
-        f"({REQUIRE_ADAPTERS}=1 turns this skip into a failure, as CI does)",
-    )
+    """Import an adapter's framework, or skip the calling test module when it is missing (a
+    failure where HANDOFF_REQUIRE_ADAPTERS=1, as in CI)."""
+    return need(module, extra=extra, group="adapters")
 
 
 @pytest.fixture
@@ -56,7 +49,6 @@ def write_files(tmp_path: Path) -> Callable[[dict[str, str]], Path]:
 
 
 POSTGRES = os.environ.get("HANDOFF_TEST_POSTGRES", "postgresql://127.0.0.1:5432/test")
-REQUIRE_POSTGRES = os.environ.get("HANDOFF_REQUIRE_POSTGRES") == "1"
 _RUN = f"test_{os.getpid()}_{secrets.token_hex(3)}"  # unique across concurrent test runs
 _SCHEMAS = itertools.count()
 
@@ -81,9 +73,7 @@ def postgres_server() -> Iterator[str]:
         conn.close()  # type: ignore[attr-defined]
         reason = ""
     if reason:
-        if REQUIRE_POSTGRES:
-            pytest.fail(f"HANDOFF_REQUIRE_POSTGRES=1 but {reason}")
-        pytest.skip(reason)
+        unavailable(reason, group="postgres")
     yield POSTGRES
     with _admin(POSTGRES) as conn:  # type: ignore[attr-defined]
         found = conn.execute(

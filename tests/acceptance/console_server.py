@@ -3,7 +3,6 @@ start it on a free port, read the URL it prints, stop it with SIGINT."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import queue
 import signal
@@ -15,7 +14,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-import pytest
+from tests.extras import unavailable
 
 REPO = Path(__file__).resolve().parents[2]
 BROWSER_ARGS = [
@@ -91,14 +90,7 @@ def _lower(items: Any) -> dict[str, str]:
 
 
 def require(ready: bool, why: str) -> None:
-    """Skip the calling test module when `ready` is False, unless HANDOFF_REQUIRE_BROWSER=1
-    (set by `.ci/run`) makes a missing console extra or browser a failure."""
-    if ready:
-        return
-    if os.environ.get("HANDOFF_REQUIRE_BROWSER") == "1":
-        pytest.fail(f"{why} (HANDOFF_REQUIRE_BROWSER=1)", pytrace=False)
-    pytest.skip(why, allow_module_level=True)
-
-
-def installed(module: str) -> bool:
-    return importlib.util.find_spec(module) is not None
+    """Skip the calling test module when `ready` is False (a failure where
+    HANDOFF_REQUIRE_BROWSER=1, as in CI: a missing console extra or browser)."""
+    if not ready:
+        unavailable(why, group="browser")

@@ -18,10 +18,11 @@ from console_server import (
     CHROMIUM,
     REPO,
     ConsoleServer,
-    installed,
     require,
     seed_store,
 )
+
+from tests.extras import installed
 
 pytestmark = pytest.mark.slow
 require(installed("starlette") and installed("uvicorn") and installed("jinja2"),

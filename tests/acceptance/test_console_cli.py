@@ -17,7 +17,9 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from console_server import REPO, ConsoleServer, installed, require, seed_store
+from console_server import REPO, ConsoleServer, require, seed_store
+
+from tests.extras import installed
 
 pytestmark = pytest.mark.slow
 require(installed("starlette") and installed("uvicorn") and installed("jinja2"),

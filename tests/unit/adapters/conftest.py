@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.conftest import REQUIRE_ADAPTERS as REQUIRE
 from tests.conftest import framework
+
+REQUIRE = "HANDOFF_REQUIRE_ADAPTERS"
 
 BANKING = Path(__file__).resolve().parents[3] / "configs" / "banking"
 ONE_HOP = {

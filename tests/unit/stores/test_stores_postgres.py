@@ -4,7 +4,6 @@ stores, timeouts, lost connections, the pool size and the change feed's reconnec
 from __future__ import annotations
 
 import json
-import os
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -13,15 +12,16 @@ from typing import Any
 
 import pytest
 
-if os.environ.get("HANDOFF_REQUIRE_POSTGRES") != "1":  # in CI a missing extra must fail
-    pytest.importorskip("psycopg", reason="the postgres extra is not installed")
-import psycopg
-
 from engine.errors import StoreError
 from engine.lifecycle import HandoffManager, HandoffRecord, HandoffRequest
-from engine.stores import PostgresStore, RecordQuery
+from engine.stores import RecordQuery
 from engine.stores.changes import RecordChange
-from engine.stores.postgres_schema import MIGRATIONS, SCHEMA_VERSION
+from tests.extras import need
+
+psycopg = need("psycopg", extra="postgres", group="postgres")
+
+from engine.stores import PostgresStore  # noqa: E402 (imports psycopg)
+from engine.stores.postgres_schema import MIGRATIONS, SCHEMA_VERSION  # noqa: E402
 
 MakeRecord = Callable[..., HandoffRecord]
 
