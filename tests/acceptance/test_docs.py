@@ -19,6 +19,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from engine.config.loader import check_paths, load_config
+from engine.lifecycle import mermaid
 from engine.routing import Router, RouteRequest
 from tests.conftest import REPO
 
@@ -143,6 +144,22 @@ def test_the_example_set_is_valid_and_routes_the_tour_sentence(tmp_path: Path) -
     decision = Router(load_config(tmp_path)).route(
         RouteRequest("concierge", "My card was stolen last night"))
     assert (decision.target, decision.rule) == ("fraud_agent", "lost-or-stolen-card")
+
+
+def _mermaid(page: str) -> str:
+    (diagram,) = re.findall(r"```mermaid\n(.*?)```", (REPO / "docs" / page).read_text("utf-8"),
+                            re.S)
+    return diagram.strip()
+
+
+def test_the_diagrams_are_what_the_engine_draws() -> None:
+    """The lifecycle diagram is `engine.lifecycle.mermaid()`, the banking topology is
+    `handoff graph configs/banking --format mermaid-raw`, as their pages say."""
+    assert _mermaid("lifecycle.md") == mermaid().strip()
+    done = subprocess.run([str(BIN / "handoff"), "graph", "configs/banking", "--format",
+                           "mermaid-raw"], cwd=REPO, capture_output=True, text=True, timeout=60,
+                          check=True)
+    assert _mermaid("routing-cli.md") == done.stdout.strip()
 
 
 def test_every_page_is_in_the_site_navigation() -> None:
