@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
+from engine.cli.main import COMMAND_MODULES
 from engine.config.loader import check_paths, load_config
 from engine.lifecycle import mermaid
 from engine.routing import Router, RouteRequest
@@ -160,6 +161,12 @@ def test_the_diagrams_are_what_the_engine_draws() -> None:
                            "mermaid-raw"], cwd=REPO, capture_output=True, text=True, timeout=60,
                           check=True)
     assert _mermaid("routing-cli.md") == done.stdout.strip()
+
+
+def test_the_cli_reference_lists_every_command() -> None:
+    page = (REPO / "docs" / "cli.md").read_text("utf-8")
+    listed = set(re.findall(r"^\| `handoff ([a-z]+)", page, re.M))
+    assert listed == set(COMMAND_MODULES)
 
 
 def test_every_page_is_in_the_site_navigation() -> None:
