@@ -1,6 +1,7 @@
 """The documentation stays true: generated reference pages match the schemas, every code block
-marked `<!-- runnable -->` runs and prints what it shows, and the README's example set is valid
-and routes the sentence its tour routes."""
+marked `<!-- runnable -->` runs and prints what it shows, every page of docs/ is in the site's
+navigation, and the configuration page's example set is valid and routes the sentence of the
+README's tour."""
 
 from __future__ import annotations
 
@@ -12,10 +13,14 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
+from ruamel.yaml import YAML
 
+from engine.cli.main import COMMAND_MODULES
 from engine.config.loader import check_paths, load_config
+from engine.lifecycle import mermaid
 from engine.routing import Router, RouteRequest
 from tests.conftest import REPO
 
@@ -119,11 +124,11 @@ def test_generated_reference_pages_are_current() -> None:
         assert committed.read_text("utf-8") == text, "run python docs/gen_reference.py"
 
 
-def test_the_readme_example_set_is_valid_and_routes_the_tour_sentence(tmp_path: Path) -> None:
-    """The YAML blocks of the README's config format section that name their file form a
-    complete set; it passes --strict, and the At-a-glance sentence gets the route shown."""
-    text = (REPO / "README.md").read_text("utf-8")
-    section = text.split("## Config format", 1)[1].split("\n## ", 1)[0]
+def test_the_example_set_is_valid_and_routes_the_tour_sentence(tmp_path: Path) -> None:
+    """The YAML blocks of the configuration page's complete set that name their file form a
+    complete set; it passes --strict, and the README tour's sentence gets the route shown."""
+    text = (REPO / "docs" / "configuration.md").read_text("utf-8")
+    section = text.split("\n## A complete set\n", 1)[1].split("\n## ", 1)[0]
     written = 0
     for block in blocks_in(section):
         first = block.splitlines()[0]
@@ -133,11 +138,63 @@ def test_the_readme_example_set_is_valid_and_routes_the_tour_sentence(tmp_path: 
             target.write_text(block + "\n", encoding="utf-8")
             written += 1
     assert written >= 5
+    tour = (REPO / "README.md").read_text("utf-8").split("## A one-screen tour", 1)[1]
+    assert 'engine.handoff("My card was stolen last night"' in tour
     result = check_paths([tmp_path])
     assert result.issues == (), [str(issue) for issue in result.issues]
     decision = Router(load_config(tmp_path)).route(
         RouteRequest("concierge", "My card was stolen last night"))
     assert (decision.target, decision.rule) == ("fraud_agent", "lost-or-stolen-card")
+
+
+def _mermaid(page: str) -> str:
+    (diagram,) = re.findall(r"```mermaid\n(.*?)```", (REPO / "docs" / page).read_text("utf-8"),
+                            re.S)
+    return diagram.strip()
+
+
+def test_the_diagrams_are_what_the_engine_draws() -> None:
+    """The lifecycle diagram is `engine.lifecycle.mermaid()`, the banking topology is
+    `handoff graph configs/banking --format mermaid-raw`, as their pages say."""
+    assert _mermaid("lifecycle.md") == mermaid().strip()
+    done = subprocess.run([str(BIN / "handoff"), "graph", "configs/banking", "--format",
+                           "mermaid-raw"], cwd=REPO, capture_output=True, text=True, timeout=60,
+                          check=True)
+    assert _mermaid("routing-cli.md") == done.stdout.strip()
+
+
+def test_the_cli_reference_lists_every_command() -> None:
+    page = (REPO / "docs" / "cli.md").read_text("utf-8")
+    listed = set(re.findall(r"^\| `handoff ([a-z]+)", page, re.M))
+    assert listed == set(COMMAND_MODULES)
+
+
+def test_every_page_is_in_the_site_navigation() -> None:
+    """A page left out of mkdocs.yml's nav builds but no reader finds it."""
+    site = YAML(typ="safe").load((REPO / "mkdocs.yml").read_text("utf-8"))
+
+    def pages(entries: list[Any]) -> set[str]:
+        found: set[str] = set()
+        for entry in entries:
+            value = next(iter(entry.values())) if isinstance(entry, dict) else entry
+            found |= pages(value) if isinstance(value, list) else {value}
+        return found
+
+    listed = pages(site["nav"])
+    written = {str(page.relative_to(REPO / "docs")) for page in (REPO / "docs").rglob("*.md")}
+    assert listed == written
+
+
+def test_the_readme_stays_short_and_its_links_lead_somewhere() -> None:
+    """The README is the front door (what, why, set-up, a tour); reference material lives in
+    docs/. Its relative links are checked here, since the site build does not read it."""
+    text = (REPO / "README.md").read_text("utf-8")
+    assert len(text.encode("utf-8")) < 15_000, "move reference material into docs/"
+    targets = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text)
+    local = [target for target in targets if "://" not in target]
+    assert len(local) >= 15
+    for target in local:
+        assert (REPO / target).is_file(), target
 
 
 def blocks_in(markdown: str) -> list[str]:

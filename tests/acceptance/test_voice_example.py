@@ -1,4 +1,5 @@
-"""The voice orchestrator example runs as the README shows it, and leaves an audit in SQLite."""
+"""The voice orchestrator example runs as the README and docs/embedding.md show it, and leaves
+an audit in SQLite."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The README's "Operating it" section stays true: every metric its dashboard queries and alert
+"""The "Operating it" page of the docs stays true: every metric its dashboard queries and alert
 rules use is one the engine exports, and the alert rules are a well-formed rule file."""
 
 from __future__ import annotations
@@ -10,17 +10,15 @@ from ruamel.yaml import YAML
 
 from engine.observability import catalog
 
-README = Path(__file__).resolve().parents[3] / "README.md"
+PAGE = Path(__file__).resolve().parents[3] / "docs" / "operating.md"
 
 
-def section() -> str:
-    text = README.read_text(encoding="utf-8")
-    start = text.index("\n## Operating it\n")
-    return text[start:text.index("\n## ", start + 1)]
+def page_text() -> str:
+    return PAGE.read_text(encoding="utf-8")
 
 
 def blocks(language: str) -> list[str]:
-    return re.findall(rf"```{language}\n(.*?)```", section(), flags=re.DOTALL)
+    return re.findall(rf"```{language}\n(.*?)```", page_text(), flags=re.DOTALL)
 
 
 def exported() -> set[str]:
