@@ -294,7 +294,7 @@ def test_concurrent_writes_share_one_commit_and_a_conflict_fails_alone(
         for thread in threads:
             thread.start()
         _until(lambda: len(group._queue) == len(jobs))
-        group._pass_slot()  # a slot frees up: the first queued writer commits them all
+        group._hand_over()  # a slot frees up: the first queued writer commits them all
         for thread in threads:
             thread.join()
         assert (group.commits, group.writes) == (1, 4)
@@ -339,7 +339,7 @@ def test_group_commit_under_load_never_reports_a_false_conflict(
         assert group.writes == 1440 and group.commits < group.writes  # batches formed
 
 
-def test_notifications_survive_a_lost_notifier_connection(
+def test_a_notification_lost_with_its_connection_is_sent_again(
     postgres_url: str, record: MakeRecord
 ) -> None:
     with PostgresStore(postgres_url) as writer, PostgresStore(postgres_url) as reader:
@@ -347,9 +347,18 @@ def test_notifications_survive_a_lost_notifier_connection(
         reader.subscribe(seen.append)
         writer.add(record(1))
         _until(lambda: len(seen) == 1)
-        assert terminate(postgres_url, writer.origin, "notifier") == 1
+        announce = writer._group._announce
+        assert announce is not None
+
+        def cut_then_announce(conn: Any, notes: list[str]) -> None:
+            """The connection dies between the commit and its notification."""
+            assert terminate(postgres_url, writer.origin, "pool") >= 1
+            announce(conn, notes)
+
+        writer._group._announce = cut_then_announce
         writer.replace(record(1, version=2, status="accepted"), expected_version=1)
         _until(lambda: len(seen) == 2)  # sent again on a new connection
         assert seen[-1] == RecordChange("h-1", 2, seen[-1].status, remote=True)
         assert seen[-1].status.value == "accepted"
-        assert writer._notifier.dropped == 0
+        assert (writer._notifier.sent, writer._notifier.dropped) == (2, 0)
+        assert writer.get("h-1").version == 2  # the write was acknowledged and is durable
