@@ -36,26 +36,11 @@ _ENTRY = """history AS (
     ON CONFLICT DO NOTHING
 )
 SELECT count(*) FROM written"""
-_MOVES = """WITH input AS (
-    SELECT * FROM unnest(
-        %b::text[], %b::integer[], %b::text[], %b::text[], %b::integer[], %b::integer[],
-        %b::text[], %b::text[], %b::text[], %b::timestamptz[], %b::text[], %b::text[]
-    ) WITH ORDINALITY AS i(status, version, body, record_id, expected, position, from_status,
-                          to_status, trigger, at, reason, actor, n)
-), locked AS MATERIALIZED (
-    SELECT record_id FROM {r} WHERE record_id IN (SELECT record_id FROM input)
-    ORDER BY record_id COLLATE "C" FOR UPDATE
-), written AS (
-    UPDATE {r} r SET status = i.status, version = i.version, body = i.body
-    FROM input i JOIN locked USING (record_id)
-    WHERE r.record_id = i.record_id AND r.version = i.expected
-    RETURNING i.*
-), history AS (
-    INSERT INTO {m} (record_id, position, from_status, to_status, trigger, at, reason, actor)
-    SELECT record_id, position, from_status, to_status, trigger, at, reason, actor FROM written
-    ON CONFLICT DO NOTHING
+_MOVES = (  # `update_one`'s parameters, transposed; see migration 3 in postgres_schema
+    "SELECT n FROM {s}.handoff_move_many(%b::text[], %b::integer[], %b::text[], %b::text[],"
+    " %b::integer[], %b::integer[], %b::text[], %b::text[], %b::text[], %b::timestamptz[],"
+    " %b::text[], %b::text[]) AS written(n)"
 )
-SELECT n FROM written"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,9 +54,8 @@ class Statements:
     update: str
     update_one: str
     update_many: str
-    """`update_one` for several records at once (each at most once): its parameters
-    transposed into arrays; selects the (1-based) positions of the rows written. Locks the rows
-    in code point order of their ids first, as writers of several rows all do."""
+    """`update_one` for several records at once (each at most once, in the order given): its
+    parameters transposed into arrays; selects the (1-based) positions of the rows written."""
     clear_history: str
     get: str
     version: str
@@ -101,7 +85,7 @@ class Statements:
             f" {returning}",
             update=f"WITH written AS ({change} {returning}",
             update_one=f"WITH written AS ({change} {returning_one}",
-            update_many=_MOVES.format(r=r, m=m),
+            update_many=_MOVES.format(s=f'"{schema}"'),
             clear_history=f"DELETE FROM {m} WHERE record_id = ANY(%s)",
             get=f"SELECT body FROM {r} WHERE record_id = %s",
             version=f"SELECT version FROM {r} WHERE record_id = %s",

@@ -305,6 +305,39 @@ def test_concurrent_writes_share_one_commit_and_a_conflict_fails_alone(
         assert store.get("h-2").status.value == winner
 
 
+def test_a_batch_of_moves_is_one_statement_and_a_conflict_fails_alone(
+    postgres_url: str, record: MakeRecord, racing_writer: Callable[..., Any]
+) -> None:
+    with PostgresStore(postgres_url) as store:
+        store.put_many(record(n) for n in range(3))
+        moves = [record(n).history[0] for n in range(3)]
+        group = store._group
+        outcomes: dict[str, str] = {}
+        write = racing_writer(store, outcomes)
+
+        def accepted(n: int) -> HandoffRecord:
+            step = {"from": "pending", "to": "accepted", "trigger": "accept",
+                    "at": moves[n].at, "actor": "b"}
+            return record(n, status="accepted", history=[moves[n], step], version=2)
+
+        store.replace(accepted(1), expected_version=1)  # the racer for h-1 comes too late
+        jobs = [("h-2", accepted(2)), ("h-0", accepted(0)), ("h-1", accepted(1))]
+        with group._lock:
+            group._leaders = group.in_flight  # the batch slot is busy: the writers queue up
+        threads = [threading.Thread(target=write, args=job) for job in jobs]
+        for thread in threads:
+            thread.start()
+        _until(lambda: len(group._queue) == len(jobs))
+        group._hand_over()  # the slot frees up: the first queued writer commits them all
+        for thread in threads:
+            thread.join()
+        assert (group.commits, group.writes) == (2, 4)  # the first write, then one batch
+        assert outcomes == {"h-0": "ok", "h-1": "conflict", "h-2": "ok"}
+        found = {r.record_id: r for r in store.query()}
+        assert [found[f"h-{n}"] for n in range(3)] == [accepted(n) for n in range(3)]
+    assert history_rows(postgres_url) == {rid: as_rows(r) for rid, r in found.items()}
+
+
 def test_group_commit_under_load_never_reports_a_false_conflict(
     postgres_url: str, record: MakeRecord
 ) -> None:
