@@ -40,7 +40,8 @@ class PostgresStore:
     for a free pooled connection). `readonly=True` never writes or migrates; `create=False`
     refuses a database without a store. A write is acknowledged only once PostgreSQL reports
     its commit durable (its `synchronous_commit` setting decides what that means); concurrent
-    sessions' single writes are group-committed (one transaction and one round trip each batch).
+    sessions' single writes are group-committed (one statement and one commit each batch, then
+    one statement sending the batch's notifications on the same connection).
     """
 
     def __init__(

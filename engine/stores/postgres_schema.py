@@ -1,5 +1,6 @@
-"""A PostgreSQL store's schema: its tables, forward migrations and version check, and the one
-boundary where psycopg errors become `StoreError`s naming the database and the problem.
+"""A PostgreSQL store's schema: its tables and write function, forward migrations and version
+check, and the one boundary where psycopg errors become `StoreError`s naming the database and
+the problem.
 
 No record logic here; `engine.stores.postgres` builds the store on top.
 """

@@ -3,8 +3,9 @@
 Every write is one statement: the record row and its new history rows travel together, so a
 move costs one round trip. A write that adds one history entry (a move, a new record) passes
 that entry as parameters; any other (an import, a jump of several versions) lets the server
-read the new entries from the stored JSON, which costs it a parse of the whole record. No
-connection handling here; notifications are sent apart from writes (see
+read the new entries from the stored JSON, which costs it a parse of the whole record. A batch
+of moves of distinct records is one call of the schema's `handoff_move_many`. No connection
+handling here; notifications are sent apart from writes (see
 `engine.stores.postgres_notify`).
 """
 
