@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
@@ -68,7 +68,7 @@ class PostgresStore:
         self._listener: ChangeListener | None = None
         self._listener_lock = threading.Lock()
         self._notifier = Notifier(
-            self._pooled, channel=self.options.channel, origin=self.origin,
+            lambda: self._connect("notifier"), channel=self.options.channel, origin=self.origin,
             location=self.location,
         )
         with boundary(self.location), self._connect("setup") as conn:
@@ -103,13 +103,6 @@ class PostgresStore:
 
     def _connect(self, role: str) -> psycopg.Connection:
         return psycopg.connect(self.options.conninfo, autocommit=True, **self._connect_kwargs(role))
-
-    def _pooled(self) -> AbstractContextManager[psycopg.Connection]:
-        """A pooled connection, psycopg errors untranslated (for the notifier's retry)."""
-        pool = self._pool
-        if pool is None:
-            raise StoreError(self.location, "the store is closed")
-        return pool.connection()
 
     @contextmanager
     def _connection(self) -> Iterator[psycopg.Connection]:

@@ -32,7 +32,8 @@ _SEND = (  # the payloads as one text parameter: a text[] costs an escape pass p
 
 class Notifier:
     """Sends notifications for `channel` on the connection that committed the writes; if that
-    fails, once more on a connection from `connection` (a pool's).
+    fails, once more on a new connection from `connection` (not a pooled one: with a pool of
+    one, the committing batch's leader still holds the only connection).
 
     `sent` counts delivered notifications, `dropped` those given up (the other replicas'
     waiters then see the change at their next re-read).

@@ -372,10 +372,12 @@ def test_group_commit_under_load_never_reports_a_false_conflict(
         assert group.writes == 1440 and group.commits < group.writes  # batches formed
 
 
+@pytest.mark.parametrize("pool_size", [1, 4])  # one: the leader holds the only pooled one
 def test_a_notification_lost_with_its_connection_is_sent_again(
-    postgres_url: str, record: MakeRecord
+    postgres_url: str, record: MakeRecord, pool_size: int
 ) -> None:
-    with PostgresStore(postgres_url) as writer, PostgresStore(postgres_url) as reader:
+    with PostgresStore(postgres_url, pool_size=pool_size, connect_timeout_s=30) as writer, \
+            PostgresStore(postgres_url) as reader:
         seen: list[RecordChange] = []
         reader.subscribe(seen.append)
         writer.add(record(1))
@@ -389,7 +391,9 @@ def test_a_notification_lost_with_its_connection_is_sent_again(
             announce(conn, notes)
 
         writer._group._announce = cut_then_announce
+        started = time.monotonic()
         writer.replace(record(1, version=2, status="accepted"), expected_version=1)
+        assert time.monotonic() - started < 15  # not a wait for a pooled connection to free
         _until(lambda: len(seen) == 2)  # sent again on a new connection
         assert seen[-1] == RecordChange("h-1", 2, seen[-1].status, remote=True)
         assert seen[-1].status.value == "accepted"
