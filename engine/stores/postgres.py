@@ -26,7 +26,7 @@ from engine.stores.postgres_listen import ChangeListener
 from engine.stores.postgres_notify import Notifier
 from engine.stores.postgres_options import PostgresOptions
 from engine.stores.postgres_schema import boundary, explain, prepare
-from engine.stores.postgres_sql import Statements, row, update
+from engine.stores.postgres_sql import Statements, row
 
 _RECENT = 4096  # records kept parsed, with their stored JSON: `latest`, and reads skip parsing
 
@@ -40,7 +40,8 @@ class PostgresStore:
     for a free pooled connection). `readonly=True` never writes or migrates; `create=False`
     refuses a database without a store. A write is acknowledged only once PostgreSQL reports
     its commit durable (its `synchronous_commit` setting decides what that means); concurrent
-    sessions' single writes are group-committed (one transaction and one round trip each batch).
+    sessions' single writes are group-committed (one statement and one commit each batch, then
+    one statement sending the batch's notifications on the same connection).
     """
 
     def __init__(
@@ -67,8 +68,8 @@ class PostgresStore:
         self._listener: ChangeListener | None = None
         self._listener_lock = threading.Lock()
         self._notifier = Notifier(
-            lambda: self._connect("notifier"), channel=self.options.channel,
-            origin=self.origin, location=self.location,
+            lambda: self._connect("notifier"), channel=self.options.channel, origin=self.origin,
+            location=self.location,
         )
         with boundary(self.location), self._connect("setup") as conn:
             prepare(conn, self.options.schema, self.location, readonly=readonly, create=create)
@@ -83,7 +84,10 @@ class PostgresStore:
         )
         with boundary(self.location):
             self._pool.open(wait=True, timeout=self.options.connect_timeout_s)
-        self._group = GroupCommit(self._connection)
+        self._group = GroupCommit(
+            self._connection, announce=self._notifier.send,
+            many={self._sql.update_one: self._sql.update_many},
+        )
 
     @property
     def location(self) -> str:
@@ -165,15 +169,18 @@ class PostgresStore:
 
     def add(self, record: HandoffRecord) -> None:
         body = record.model_dump_json()
-        if self._group.run(record.record_id, self._sql.insert, row(record, body)) != 1:
+        sql, params = self._sql.insert_of(record, body)
+        note = self._notifier.payload(record)
+        if self._group.run(record.record_id, sql, params, note=note) != 1:
             with self._connection() as conn:
                 raise VersionConflict(record.record_id, 0, self._version(conn, record.record_id))
         self._written([(record, body)])
 
     def replace(self, record: HandoffRecord, *, expected_version: int) -> None:
         body = record.model_dump_json()
-        params = update(record, body, expected_version)
-        if self._group.run(record.record_id, self._sql.update, params) != 1:
+        sql, params = self._sql.update_of(record, body, expected_version)
+        note = self._notifier.payload(record)
+        if self._group.run(record.record_id, sql, params, note=note) != 1:
             with self._connection() as conn:
                 self._refuse(conn, record.record_id, expected_version)
         self._written([(record, body)])
@@ -186,25 +193,29 @@ class PostgresStore:
             batch.append((record, record.model_dump_json(), expected))
             versions[record.record_id] = record.version
         batch.sort(key=lambda change: change[0].record_id)  # row locks in one order, chains kept
-        with self._connection() as conn, conn.transaction():
-            with conn.pipeline():
-                cursors = [
-                    conn.execute(self._sql.update, update(*change), prepare=True)
-                    for change in batch
-                ]
-            for cursor, (record, _, expected) in zip(cursors, batch, strict=True):
-                written = cursor.fetchone()
-                if written is None or written[0] != 1:
-                    self._refuse(conn, record.record_id, expected)  # rolls the batch back
+        with self._connection() as conn:
+            with conn.transaction():
+                with conn.pipeline():
+                    cursors = [
+                        conn.execute(*self._sql.update_of(*change), prepare=True)
+                        for change in batch
+                    ]
+                for cursor, (record, _, expected) in zip(cursors, batch, strict=True):
+                    written = cursor.fetchone()
+                    if written is None or written[0] != 1:
+                        self._refuse(conn, record.record_id, expected)  # rolls the batch back
+            self._announce(conn, [record for record, _, _ in batch])
         self._written((record, body) for record, body, _ in batch)
 
     def put_many(self, records: Iterable[HandoffRecord]) -> int:
         batch = [(record, record.model_dump_json()) for record in records]
         batch.sort(key=lambda pair: pair[0].record_id)  # row locks in one order
-        with self._connection() as conn, conn.transaction():
-            conn.execute(self._sql.clear_history, ([record.record_id for record, _ in batch],))
-            with conn.cursor() as cursor:
-                cursor.executemany(self._sql.upsert, [row(*pair) for pair in batch])
+        with self._connection() as conn:
+            with conn.transaction():
+                conn.execute(self._sql.clear_history, ([record.record_id for record, _ in batch],))
+                with conn.cursor() as cursor:
+                    cursor.executemany(self._sql.upsert, [row(*pair) for pair in batch])
+            self._announce(conn, [record for record, _ in batch])
         self._written(batch)
         return len(batch)
 
@@ -212,16 +223,19 @@ class PostgresStore:
         self, *, created_before: datetime, now: datetime, expire: Expire, limit: int = 500
     ) -> list[HandoffRecord]:
         expired: list[tuple[HandoffRecord, str, int]] = []
-        with self._connection() as conn, conn.transaction():
-            claimed = conn.execute(self._sql.claim_due, (created_before, now, limit)).fetchall()
-            for (body,) in claimed:  # locked by this transaction: no one else can move them
-                current = self._load(body)
-                new = expire(current)
-                if new is not None:
-                    expired.append((new, new.model_dump_json(), current.version))
-            if expired:
-                with conn.cursor() as cursor:
-                    cursor.executemany(self._sql.update, [update(*change) for change in expired])
+        with self._connection() as conn:
+            with conn.transaction():
+                claimed = conn.execute(self._sql.claim_due, (created_before, now, limit))
+                for (body,) in claimed.fetchall():  # locked by this transaction: only we move them
+                    current = self._load(body)
+                    new = expire(current)
+                    if new is not None:
+                        expired.append((new, new.model_dump_json(), current.version))
+                if expired:
+                    with conn.pipeline():
+                        for change in expired:
+                            conn.execute(*self._sql.update_of(*change), prepare=True)
+            self._announce(conn, [record for record, _, _ in expired])
         self._written((record, body) for record, body, _ in expired)
         return [record for record, _, _ in expired]
 
@@ -252,7 +266,6 @@ class PostgresStore:
             listener, self._listener = self._listener, None
         if listener is not None:
             listener.stop()
-        self._notifier.close()
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.close()
@@ -275,13 +288,16 @@ class PostgresStore:
         found = conn.execute(self._sql.version, (record_id,)).fetchone()
         return None if found is None else int(found[0])
 
+    def _announce(self, conn: psycopg.Connection, records: list[HandoffRecord]) -> None:
+        """Notify the other replicas of what a commit on `conn` made durable."""
+        self._notifier.send(conn, [self._notifier.payload(record) for record in records])
+
     def _written(self, pairs: Iterable[tuple[HandoffRecord, str]]) -> None:
-        """Remember, publish here and notify the other replicas of what a commit made durable
-        (never what failed)."""
+        """Remember and publish here what a commit made durable (never what failed); the
+        other replicas were notified right after the commit."""
         done = list(pairs)
         self._remember(done)
         self._subscribers.publish_records(record for record, _ in done)
-        self._notifier.send(record for record, _ in done)
 
     def _remember(self, pairs: Iterable[tuple[HandoffRecord, str]]) -> None:
         with self._cache_lock:

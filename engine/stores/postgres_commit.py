@@ -1,16 +1,24 @@
 """Group commit for `PostgresStore`: single-row writes of concurrent sessions share one
 transaction, one round trip and one commit.
 
-A writer queues its statement; if fewer than `in_flight` batches are being committed it leads:
-it takes every queued statement, sends them between BEGIN and COMMIT in one pipeline, and
-hands each its result (a second batch can run while the first waits for its WAL flush).
-A write is acknowledged only after that COMMIT returned: grouping never acknowledges early.
-Statements run in record-id order, so concurrent batches lock rows in one order and cannot
-deadlock. No record SQL here: writers bring statements that select one count.
+A writer that finds fewer than `in_flight` batches committing commits its write at once. Others
+queue; a leader that has committed hands the whole queue, as the next batch, to the first writer
+in it, which commits it on its own thread. Every queued writer is woken exactly once: to lead a
+batch, or because its batch is done. The batch grows while the one before it waits for its WAL
+flush, so one batch in flight keeps the disk busy and the batches large.
+
+A batch of one statement per row runs as that statement's many-row form if it has one (one
+statement, the cheapest for client and server alike), otherwise as its statements in one
+pipelined transaction. A write is acknowledged only after its COMMIT returned, and only after
+the batch's announcement (its change notifications) went out, so one record's notifications
+keep the order of its writes. Rows are written in record-id order: concurrent batches lock them
+in one order and cannot deadlock. No record SQL here: writers bring statements that select one
+count.
 """
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -20,37 +28,47 @@ import psycopg
 
 from engine.errors import StoreError
 
+Announce = Callable[[psycopg.Connection, list[str]], None]
+"""Called with the batch's connection and the notes of the writes that applied (count 1),
+after the COMMIT and before any writer of the batch is answered; must not raise."""
+
 
 class _Ticket:
-    __slots__ = ("count", "error", "finished", "key", "lead", "params", "sql", "taken", "woken")
+    __slots__ = ("batch", "count", "error", "key", "note", "params", "sql", "wake")
 
-    def __init__(self, key: str, sql: str, params: tuple[Any, ...]) -> None:
+    def __init__(self, key: str, sql: str, params: tuple[Any, ...], note: str | None) -> None:
         self.key = key
         self.sql = sql
         self.params = params
+        self.note = note
         self.count = 0
         self.error: BaseException | None = None
-        self.lead = False  # holds a batch slot: leads a batch if any is left, then passes it on
-        self.taken = False  # in a batch that a leader is committing
-        self.finished = threading.Event()  # its batch is committed (or failed)
-        self.woken = threading.Event()  # finished, or handed a batch slot
+        self.batch: list[_Ticket] | None = None  # set when this writer is to commit a batch
+        self.wake = threading.Lock()  # released once: a batch to lead, or its batch is done
+        self.wake.acquire()
 
 
 class GroupCommit:
     """Runs single-row write statements in shared transactions on pooled connections.
 
     `connection()` lends a connection and turns psycopg errors into `StoreError`s;
-    `in_flight` batches may be committing at once. `commits` and `writes` count the work
-    (writes / commits = the mean batch size).
+    `announce` sends what a committed batch's writers asked for; `many` maps a statement to its
+    many-row form (the statement's parameters transposed into arrays, selecting the 1-based
+    positions of the rows written); `in_flight` batches may be committing at once. `commits`
+    and `writes` count the work (writes / commits = the mean batch size).
     """
 
     def __init__(
         self,
         connection: Callable[[], AbstractContextManager[psycopg.Connection]],
         *,
-        in_flight: int = 2,
+        announce: Announce | None = None,
+        many: dict[str, str] | None = None,
+        in_flight: int = 1,
     ) -> None:
         self._connection = connection
+        self._announce = announce
+        self._many = many or {}
         self._lock = threading.Lock()
         self._queue: list[_Ticket] = []
         self._leaders = 0
@@ -58,55 +76,36 @@ class GroupCommit:
         self.commits = 0
         self.writes = 0
 
-    def run(self, key: str, sql: str, params: tuple[Any, ...]) -> int:
+    def run(self, key: str, sql: str, params: tuple[Any, ...], *, note: str | None = None) -> int:
         """Run `sql` (which selects one count) in the next shared transaction; returns the
-        count once the transaction is committed, or raises what failed it."""
-        ticket = _Ticket(key, sql, params)
+        count once the transaction is committed, or raises what failed it. `note` goes to
+        `announce` if the count is 1."""
+        ticket = _Ticket(key, sql, params, note)
         with self._lock:
-            self._queue.append(ticket)
             if self._leaders < self.in_flight:
                 self._leaders += 1
-                ticket.lead = True
-        if not ticket.lead:
-            ticket.woken.wait()  # committed by someone's batch, or handed a free slot
-        if ticket.lead:
-            try:
-                with self._lock:  # this ticket may sit in a batch taken since the hand-over
-                    batch, self._queue = ([], self._queue) if ticket.taken else (self._queue, [])
-                    for queued in batch:
-                        queued.taken = True
-                if batch:
-                    self._commit(batch)
-            finally:
-                self._pass_slot()
-        ticket.finished.wait()
+                ticket.batch = [ticket]
+            else:
+                self._queue.append(ticket)
+        if ticket.batch is None:
+            ticket.wake.acquire()
+        if ticket.batch is not None:
+            self._lead(ticket, ticket.batch)
         if ticket.error is not None:
             raise ticket.error
         return ticket.count
 
-    def _pass_slot(self) -> None:
-        """Hand this batch slot to the first writer still waiting in the queue, or free it.
-        Only the woken writer runs: no herd of threads wakes up to find nothing to do."""
-        with self._lock:
-            for waiting in self._queue:
-                if not waiting.lead:
-                    waiting.lead = True
-                    waiting.woken.set()
-                    return
-            self._leaders -= 1
-
-    def _commit(self, batch: list[_Ticket]) -> None:
-        batch.sort(key=lambda ticket: ticket.key)  # stable: one record's writes keep order
+    def _lead(self, leader: _Ticket, batch: list[_Ticket]) -> None:
+        """Commit `batch`, hand the queue to the next leader, announce, answer the others."""
+        handed_over = False
         try:
             with self._connection() as conn:
-                if len(batch) == 1:  # alone: the statement is its own transaction
-                    cursors = [conn.execute(batch[0].sql, batch[0].params, prepare=True)]
-                else:
-                    with conn.pipeline(), conn.transaction():
-                        cursors = [conn.execute(t.sql, t.params, prepare=True) for t in batch]
-                for ticket, cursor in zip(batch, cursors, strict=True):
-                    found = cursor.fetchone()
-                    ticket.count = 0 if found is None else int(found[0])
+                self._commit(conn, batch)
+                self._hand_over(committed=len(batch))
+                handed_over = True
+                notes = [t.note for t in batch if t.count == 1 and t.note is not None]
+                if notes and self._announce is not None:
+                    self._announce(conn, notes)
         except StoreError as error:
             for ticket in batch:  # one error object per thread: each raises its own
                 ticket.error = StoreError(error.path, error.detail)
@@ -114,10 +113,53 @@ class GroupCommit:
         except BaseException as error:
             for ticket in batch:
                 ticket.error = error
-        else:
-            self.commits += 1
-            self.writes += len(batch)
         finally:
+            if not handed_over:
+                self._hand_over()
             for ticket in batch:
-                ticket.finished.set()
-                ticket.woken.set()
+                if ticket is not leader:
+                    ticket.wake.release()
+
+    def _commit(self, conn: psycopg.Connection, batch: list[_Ticket]) -> None:
+        batch.sort(key=lambda ticket: ticket.key)  # stable: one record's writes keep order
+        first = batch[0]
+        if len(batch) == 1:  # alone: the statement is its own transaction
+            found = conn.execute(first.sql, first.params, prepare=True).fetchone()
+            first.count = 0 if found is None else int(found[0])
+            return
+        many = self._many.get(first.sql)
+        if many is not None and _one_statement_once_per_key(batch):
+            columns = [list(column) for column in zip(*(t.params for t in batch), strict=True)]
+            written = {n for (n,) in conn.execute(many, columns, prepare=True)}
+            for n, ticket in enumerate(batch, start=1):
+                ticket.count = 1 if n in written else 0
+            return
+        with conn.pipeline(), conn.transaction():
+            cursors = [conn.execute(t.sql, t.params, prepare=True) for t in batch]
+        for ticket, cursor in zip(batch, cursors, strict=True):
+            found = cursor.fetchone()
+            ticket.count = 0 if found is None else int(found[0])
+
+    def _hand_over(self, *, committed: int = 0) -> None:
+        """Give this batch slot to the first queued writer, with the whole queue as its batch,
+        or free it. Only that writer wakes: no herd of threads wakes up to find nothing to do.
+        `committed`: writes in the batch just committed (0: it failed)."""
+        with self._lock:
+            if committed:
+                self.commits += 1
+                self.writes += committed
+            queued, self._queue = self._queue, []
+            if not queued:
+                self._leaders -= 1
+                return
+        queued[0].batch = queued
+        queued[0].wake.release()
+
+
+def _one_statement_once_per_key(batch: list[_Ticket]) -> bool:
+    """True if a sorted batch runs one statement and names each key once."""
+    sql = batch[0].sql
+    return all(
+        ticket.sql == sql and ticket.key != before.key
+        for before, ticket in itertools.pairwise(batch)
+    )

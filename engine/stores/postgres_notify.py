@@ -1,11 +1,11 @@
 """`Notifier`: sends a PostgreSQL store's change notifications (id, version, status and the
-writing store's origin; never content) from its own thread and connection, once writes are
-durable. Never writes a record.
+writing store's origin; never content) once writes are durable. Never writes a record.
 
-Why apart from the writes: a transaction that runs NOTIFY holds a database-wide lock until its
-commit is flushed, so notifying inside the write transactions would queue every replica's
-commits behind one disk flush each. Here a batch of notifications is one short transaction that
-does not wait for the disk (notifications are not durable anyway).
+Why not inside the write transactions: a transaction that runs NOTIFY holds a database-wide lock
+until its commit is flushed, so notifying inside them would queue every replica's commits behind
+one disk flush each. A batch of notifications is instead one statement of its own, right after
+the commit and on the same connection (no thread to wake, no connection of its own), in a
+transaction that does not wait for the disk (notifications are not durable anyway).
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 
 import psycopg
 
@@ -22,98 +23,61 @@ from engine.stores.postgres_schema import explain
 
 log = logging.getLogger("engine.stores.postgres")
 
-_SEND = "SELECT pg_notify(%s, payload) FROM unnest(%s::text[]) AS payload"
-_RETRY_S = 0.2  # wait before the one retry of a batch that failed
+_ASYNC = "set_config('synchronous_commit', 'off', true)"  # this statement's transaction only
+_SEND = (  # the payloads as one text parameter: a text[] costs an escape pass per quote
+    "SELECT count(pg_notify(%s, payload))"
+    f" FROM {_ASYNC}, unnest(string_to_array(%s, E'\\n')) AS payload"
+)
 
 
 class Notifier:
-    """Queues notifications for `channel` and sends each batch from one background thread.
+    """Sends notifications for `channel` on the connection that committed the writes; if that
+    fails, once more on a new connection from `connection` (not a pooled one: with a pool of
+    one, the committing batch's leader still holds the only connection).
 
-    `sent` counts delivered notifications, `dropped` those given up after a failed retry (the
-    other replicas' waiters then see the change at their next re-read).
+    `sent` counts delivered notifications, `dropped` those given up (the other replicas'
+    waiters then see the change at their next re-read).
     """
 
     def __init__(
         self,
-        connect: Callable[[], psycopg.Connection],
+        connection: Callable[[], AbstractContextManager[psycopg.Connection]],
         *,
         channel: str,
         origin: str,
         location: str,
     ) -> None:
-        self._connect = connect
+        self._connection = connection
         self._channel = channel
         self._origin = origin
         self._location = location
-        self._cond = threading.Condition()
-        self._pending: list[str] = []
-        self._closing = False
-        self._thread: threading.Thread | None = None
+        self._counts = threading.Lock()  # leaders of concurrent batches send at once
         self.sent = 0
         self.dropped = 0
 
-    def send(self, records: Iterable[HandoffRecord]) -> None:
-        """Queue a notification of each record's new version and status; never blocks."""
-        payloads = [
-            json.dumps({"id": record.record_id, "version": record.version,
-                        "status": record.status.value, "origin": self._origin})
-            for record in records
-        ]
+    def payload(self, record: HandoffRecord) -> str:
+        """The notification of `record`'s new version and status (JSON: on one line)."""
+        return json.dumps({"id": record.record_id, "version": record.version,
+                           "status": record.status.value, "origin": self._origin})
+
+    def send(self, conn: psycopg.Connection, payloads: list[str]) -> None:
+        """Send `payloads` on `conn` (an autocommit connection whose writes just committed);
+        never raises."""
         if not payloads:
             return
-        with self._cond:
-            if self._closing:
-                return
-            if self._thread is None:
-                self._thread = threading.Thread(
-                    target=self._run, name="handoff-notifier", daemon=True
-                )
-                self._thread.start()
-            self._pending += payloads
-            self._cond.notify()
-
-    def close(self, *, timeout_s: float = 5.0) -> None:
-        """Send what is queued, then stop the thread."""
-        with self._cond:
-            self._closing = True
-            self._cond.notify()
-            thread = self._thread
-        if thread is not None:
-            thread.join(timeout_s)
-
-    def _run(self) -> None:
-        conn: psycopg.Connection | None = None
-        while True:
-            with self._cond:
-                while not self._pending and not self._closing:
-                    self._cond.wait()
-                if not self._pending:
-                    break
-                batch, self._pending = self._pending, []
-            conn = self._deliver(conn, batch)
-        if conn is not None:
-            conn.close()
-
-    def _deliver(
-        self, conn: psycopg.Connection | None, batch: list[str]
-    ) -> psycopg.Connection | None:
-        """Send `batch`, reconnecting and retrying once; returns the connection to reuse."""
-        for attempt in (1, 2):
+        try:
+            self._send(conn, payloads)
+        except psycopg.Error:
             try:
-                if conn is None or conn.closed:
-                    conn = self._connect()
-                    conn.execute("SET synchronous_commit = off")
-                conn.execute(_SEND, (self._channel, batch), prepare=True)
-                self.sent += len(batch)
-                return conn
-            except psycopg.Error as error:
-                if conn is not None:
-                    conn.close()
-                conn = None
-                if attempt == 2:
-                    self.dropped += len(batch)
-                    log.warning("dropped %d change notification(s) of %s: %s",
-                                len(batch), self._location, explain(error))
-                else:
-                    threading.Event().wait(_RETRY_S)
-        return conn
+                with self._connection() as fresh:
+                    self._send(fresh, payloads)
+            except Exception as error:  # the write is durable: report, never fail the writer
+                with self._counts:
+                    self.dropped += len(payloads)
+                log.warning("dropped %d change notification(s) of %s: %s", len(payloads),
+                            self._location, explain(error))
+
+    def _send(self, conn: psycopg.Connection, payloads: list[str]) -> None:
+        conn.execute(_SEND, (self._channel, "\n".join(payloads)), prepare=True)
+        with self._counts:
+            self.sent += len(payloads)

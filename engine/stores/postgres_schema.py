@@ -1,5 +1,6 @@
-"""A PostgreSQL store's schema: its tables, forward migrations and version check, and the one
-boundary where psycopg errors become `StoreError`s naming the database and the problem.
+"""A PostgreSQL store's schema: its tables and write function, forward migrations and version
+check, and the one boundary where psycopg errors become `StoreError`s naming the database and
+the problem.
 
 No record logic here; `engine.stores.postgres` builds the store on top.
 """
@@ -56,6 +57,32 @@ SELECT r.record_id, e.n - 1, e.m->>'from', e.m->>'to', e.m->>'trigger',
        (e.m->>'at')::timestamptz, e.m->>'reason', e.m->>'actor'
 FROM {s}.handoff_records r,
      json_array_elements(r.body::json->'history') WITH ORDINALITY AS e(m, n);
+"""),
+    (3, """
+-- Moves several records at once, each at most once, in the order given (writers lock rows in
+-- id order: no deadlock); returns the 1-based positions of the moves that applied (the others
+-- found another version: a conflict). Cheaper for the server than one statement per move.
+CREATE FUNCTION {s}.handoff_move_many(
+    statuses text[], versions integer[], bodies text[], ids text[], expected integer[],
+    positions integer[], from_statuses text[], to_statuses text[], triggers text[],
+    ats timestamptz[], reasons text[], actors text[]
+) RETURNS SETOF integer LANGUAGE plpgsql AS $$
+BEGIN
+    FOR k IN 1 .. cardinality(ids) LOOP
+        UPDATE {s}.handoff_records
+        SET status = statuses[k], version = versions[k], body = bodies[k]
+        WHERE record_id = ids[k] AND version = expected[k];
+        IF FOUND THEN
+            INSERT INTO {s}.handoff_moves
+                (record_id, position, from_status, to_status, trigger, at, reason, actor)
+            VALUES (ids[k], positions[k], from_statuses[k], to_statuses[k], triggers[k], ats[k],
+                    reasons[k], actors[k])
+            ON CONFLICT DO NOTHING;
+            RETURN NEXT k;
+        END IF;
+    END LOOP;
+END
+$$;
 """),
 )
 """Forward migrations, applied in order; each version's SQL runs once, in one transaction."""

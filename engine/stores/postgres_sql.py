@@ -1,8 +1,12 @@
 """The SQL a `PostgresStore` runs, written once per store, and the parameters of a record.
 
-Every write is one statement: the record row and its new history rows (read from the stored
-JSON by the server) travel together, so a move costs one round trip. No connection handling
-here; notifications are sent apart from writes (see `engine.stores.postgres_notify`).
+Every write is one statement: the record row and its new history rows travel together, so a
+move costs one round trip. A write that adds one history entry (a move, a new record) passes
+that entry as parameters; any other (an import, a jump of several versions) lets the server
+read the new entries from the stored JSON, which costs it a parse of the whole record. A batch
+of moves of distinct records is one call of the schema's `handoff_move_many`. No connection
+handling here; notifications are sent apart from writes (see
+`engine.stores.postgres_notify`).
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.lifecycle.models import HandoffRecord
+from engine.lifecycle.models import HandoffRecord, as_utc
 from engine.stores.base import RecordQuery, sql_filter
 from engine.stores.postgres_schema import MOVES, RECORDS
 
@@ -25,6 +29,19 @@ _HISTORY = """history AS (
     ON CONFLICT DO NOTHING
 )
 SELECT count(*) FROM written"""
+_ENTRY = """history AS (
+    INSERT INTO {m} (record_id, position, from_status, to_status, trigger, at, reason, actor)
+    SELECT record_id, %s::integer, %s::text, %s::text, %s::text, %s::timestamptz, %s::text,
+           %s::text
+    FROM written
+    ON CONFLICT DO NOTHING
+)
+SELECT count(*) FROM written"""
+_MOVES = (  # `update_one`'s parameters, transposed; see migration 3 in postgres_schema
+    "SELECT n FROM {s}.handoff_move_many(%b::text[], %b::integer[], %b::text[], %b::text[],"
+    " %b::integer[], %b::integer[], %b::text[], %b::text[], %b::text[], %b::timestamptz[],"
+    " %b::text[], %b::text[]) AS written(n)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,8 +50,13 @@ class Statements:
 
     records: str
     insert: str
+    insert_one: str
     upsert: str
     update: str
+    update_one: str
+    update_many: str
+    """`update_one` for several records at once (each at most once, in the order given): its
+    parameters transposed into arrays; selects the (1-based) positions of the rows written."""
     clear_history: str
     get: str
     version: str
@@ -45,9 +67,11 @@ class Statements:
     @classmethod
     def for_schema(cls, schema: str) -> Statements:
         r, m = f'"{schema}".{RECORDS}', f'"{schema}".{MOVES}'
-        history = _HISTORY.format(m=m)
         values = f"INSERT INTO {r} ({_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
-        returning = f"RETURNING record_id, body), {history}"
+        returning = f"RETURNING record_id, body), {_HISTORY.format(m=m)}"
+        returning_one = f"RETURNING record_id), {_ENTRY.format(m=m)}"
+        change = (f"UPDATE {r} SET status = %s, version = %s, body = %s"
+                  " WHERE record_id = %s AND version = %s")
         excluded = ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS.split(", ")[1:])
         due = (
             f"SELECT body FROM {r} WHERE (status = 'pending' AND created_at < %s)"
@@ -56,10 +80,13 @@ class Statements:
         return cls(
             records=r,
             insert=f"WITH written AS ({values} ON CONFLICT (record_id) DO NOTHING {returning}",
+            insert_one=f"WITH written AS ({values} ON CONFLICT (record_id) DO NOTHING"
+            f" {returning_one}",
             upsert=f"WITH written AS ({values} ON CONFLICT (record_id) DO UPDATE SET {excluded}"
             f" {returning}",
-            update=f"WITH written AS (UPDATE {r} SET status = %s, version = %s, body = %s"
-            f" WHERE record_id = %s AND version = %s {returning}",
+            update=f"WITH written AS ({change} {returning}",
+            update_one=f"WITH written AS ({change} {returning_one}",
+            update_many=_MOVES.format(s=f'"{schema}"'),
             clear_history=f"DELETE FROM {m} WHERE record_id = ANY(%s)",
             get=f"SELECT body FROM {r} WHERE record_id = %s",
             version=f"SELECT version FROM {r} WHERE record_id = %s",
@@ -79,22 +106,47 @@ class Statements:
             params += [query.limit, query.offset]
         return sql, params
 
+    def insert_of(self, record: HandoffRecord, body: str) -> tuple[str, tuple[Any, ...]]:
+        """The statement adding `record` (none if its id exists) and its parameters."""
+        if len(record.history) == 1:
+            return self.insert_one, (*_row(record, body), *_entry(record, 0))
+        return self.insert, (*_row(record, body), 0)
+
+    def update_of(
+        self, record: HandoffRecord, body: str, expected: int
+    ) -> tuple[str, tuple[Any, ...]]:
+        """The statement writing `record` over the stored version `expected` and its
+        parameters. The history entries past those the expected version had are new: one per
+        version the record moved on (a move appends one entry)."""
+        new_entries = max(record.version - expected, 1)
+        first_new = max(len(record.history) - new_entries, 0)
+        change = (record.status.value, record.version, body, record.record_id, expected)
+        if new_entries == 1 and record.history:
+            return self.update_one, (*change, *_entry(record, first_new))
+        return self.update, (*change, first_new)
+
 
 def row(record: HandoffRecord, body: str) -> tuple[Any, ...]:
-    """Parameters of `insert`/`upsert` (all history rows are new)."""
+    """Parameters of `upsert` (all history rows are new, read from the JSON)."""
+    return (*_row(record, body), 0)
+
+
+def _row(record: HandoffRecord, body: str) -> tuple[Any, ...]:
     request = record.request
     return (
         record.record_id, record.status.value, request.from_agent, request.to_agent,
-        record.created_at, request.deadline, record.version, body, 0,
+        record.created_at, request.deadline, record.version, body,
     )
 
 
-def update(record: HandoffRecord, body: str, expected: int) -> tuple[Any, ...]:
-    """Parameters of `update`: the history entries past those the expected version had are
-    new (one per version the record moved on; a move appends one entry)."""
-    new_entries = max(record.version - expected, 1)
-    first_new = max(len(record.history) - new_entries, 0)
-    return (record.status.value, record.version, body, record.record_id, expected, first_new)
+def _entry(record: HandoffRecord, position: int) -> tuple[Any, ...]:
+    """Parameters of the history row at `position`, as the JSON path would read them."""
+    move = record.history[position]
+    source = move.from_
+    return (
+        position, None if source is None else source.value, move.to.value, move.trigger,
+        as_utc(move.at), move.reason, move.actor,
+    )
 
 
 def _where(query: RecordQuery) -> tuple[str, list[Any]]:

@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import psycopg
 
@@ -49,33 +49,38 @@ def seed(store: Store, count: int) -> list[str]:
     return ids
 
 
-def run_writer(kind: str, target: str, ids: list[str], sessions: int, go: Any, out: Any) -> None:
-    """One writer process: `sessions` threads, each moving its share of `ids`."""
+def run_writer(kind: str, target: str, ids: list[str], sessions: int, start: Any, out: Any) -> None:
+    """One writer process: `sessions` threads, each moving its share of `ids`. Timed from the
+    moment every writer process has all its sessions ready (`start`, a barrier with the
+    parent) to the last session's end."""
     drive, warm, close = _driver(kind, target, sessions)
     parts = [ids[k::sessions] for k in range(sessions)]
-    start = threading.Barrier(sessions + 1)
+    warmed = threading.Barrier(sessions + 1)
+    go = threading.Event()
     threads = [
-        threading.Thread(target=_session, args=(drive, warm, part, start)) for part in parts
+        threading.Thread(target=_session, args=(drive, warm, part, warmed, go)) for part in parts
     ]
     for thread in threads:
         thread.start()
-    go.wait()
-    began = time.monotonic()
+    warmed.wait()
     start.wait()
+    began, cpu = time.monotonic(), time.process_time()
+    go.set()
     for thread in threads:
         thread.join()
-    out.put((len(ids) * len(MOVES), began, time.monotonic()))
+    out.put((len(ids) * len(MOVES), began, time.monotonic(), time.process_time() - cpu))
     close()
 
 
 def _session(
     drive: Callable[[str], None], warm: Callable[[str], object], part: list[str],
-    start: threading.Barrier,
+    warmed: threading.Barrier, go: threading.Event,
 ) -> None:
     """Like a session that created its handoffs: connected, records seen, then the moves."""
     for record_id in part:
         warm(record_id)
-    start.wait()
+    warmed.wait()
+    go.wait()
     for record_id in part:
         drive(record_id)
 
@@ -127,28 +132,38 @@ def _raw_table(target: str) -> str:
     return f'"{target.rpartition("schema=")[2]}".raw_records'
 
 
-def measure(kind: str, target: str, writers: int, sessions: int, moves: int) -> float:
-    """Moves/s of `writers` processes together (first start to last end)."""
+class Run(NamedTuple):
+    rate: float
+    """moves/s of the writers together, first start to last end"""
+    cpu_us: float
+    """client CPU per move: every thread of the writer processes, while timed"""
+
+
+def measure(kind: str, target: str, writers: int, sessions: int, moves: int) -> Run:
+    """Moves/s and client CPU per move of `writers` processes together."""
     records = max(moves // len(MOVES), sessions)
     ids = _prepare(kind, target, writers * records)
-    go, out = _SPAWN.Event(), _SPAWN.Queue()
+    start, out = _SPAWN.Barrier(writers + 1), _SPAWN.Queue()
+    shares = [ids[w * records:(w + 1) * records] for w in range(writers)]
     procs = [
-        _SPAWN.Process(target=run_writer,
-                       args=(kind, target, ids[w * records:(w + 1) * records], sessions, go, out))
-        for w in range(writers)
+        _SPAWN.Process(target=run_writer, args=(kind, target, share, sessions, start, out))
+        for share in shares
     ]
     for proc in procs:
         proc.start()
-    time.sleep(1.5)  # imported and connected
-    go.set()
+    try:
+        start.wait(120)  # every writer imported, connected and warmed up
+    except threading.BrokenBarrierError:
+        raise SystemExit("a writer process failed or hung before starting") from None
     results = [_result(out, procs) for _ in procs]
     for proc in procs:
         proc.join()
-    total = sum(count for count, _, _ in results)
-    return total / (max(end for *_, end in results) - min(began for _, began, _ in results))
+    total = sum(result[0] for result in results)
+    elapsed = max(result[2] for result in results) - min(result[1] for result in results)
+    return Run(total / elapsed, sum(result[3] for result in results) / total * 1e6)
 
 
-def _result(out: Any, procs: list[Any]) -> tuple[int, float, float]:
+def _result(out: Any, procs: list[Any]) -> tuple[int, float, float, float]:
     """The next writer's result; fails at once if a writer died instead of reporting."""
     while True:
         try:
@@ -233,19 +248,21 @@ def bench_moves(args: argparse.Namespace, url: str, folder: Path) -> None:
         print(f"\nDurable moves/s, {sessions} session(s) per writer process,"
               f" {args.moves:,} moves per writer, best of {args.rounds} interleaved runs")
         print(f"  {'writers':>7}  {'raw psycopg':>12}  {'PostgresStore':>13}  {'of raw':>6}"
-              f"  {'SQLiteStore':>11}")
+              f"  {'SQLiteStore':>11}   client CPU us/move: raw / PostgresStore")
         for writers in args.writers:
             best = {"raw": 0.0, "postgres": 0.0, "sqlite": 0.0}
+            cpu = {"raw": float("inf"), "postgres": float("inf"), "sqlite": float("inf")}
             for n in range(args.rounds):  # interleaved, best of each: the host's load drifts
                 run = f"{url}_{writers}_{sessions}_{n}"
                 targets = {"raw": run, "postgres": run,
                            "sqlite": str(folder / f"{writers}-{sessions}-{n}.db")}
                 for kind, target in targets.items():
-                    rate = measure(kind, target, writers, sessions, args.moves)
-                    best[kind] = max(best[kind], rate)
+                    result = measure(kind, target, writers, sessions, args.moves)
+                    best[kind] = max(best[kind], result.rate)
+                    cpu[kind] = min(cpu[kind], result.cpu_us)
             raw, ours, lite = best["raw"], best["postgres"], best["sqlite"]
             print(f"  {writers:>7}  {raw:>12,.0f}  {ours:>13,.0f}  {ours / raw:>6.0%}"
-                  f"  {lite:>11,.0f}")
+                  f"  {lite:>11,.0f}   {cpu['raw']:>5,.0f} / {cpu['postgres']:,.0f}")
 
 
 def bench_wakes(args: argparse.Namespace, url: str) -> None:

@@ -294,7 +294,7 @@ def test_concurrent_writes_share_one_commit_and_a_conflict_fails_alone(
         for thread in threads:
             thread.start()
         _until(lambda: len(group._queue) == len(jobs))
-        group._pass_slot()  # a slot frees up: the first queued writer commits them all
+        group._hand_over()  # a slot frees up: the first queued writer commits them all
         for thread in threads:
             thread.join()
         assert (group.commits, group.writes) == (1, 4)
@@ -303,6 +303,39 @@ def test_concurrent_writes_share_one_commit_and_a_conflict_fails_alone(
         assert [r.version for r in store.query()] == [2, 1, 2, 2]
         winner = "pending" if outcomes["c"] == "ok" else "rejected"
         assert store.get("h-2").status.value == winner
+
+
+def test_a_batch_of_moves_is_one_statement_and_a_conflict_fails_alone(
+    postgres_url: str, record: MakeRecord, racing_writer: Callable[..., Any]
+) -> None:
+    with PostgresStore(postgres_url) as store:
+        store.put_many(record(n) for n in range(3))
+        moves = [record(n).history[0] for n in range(3)]
+        group = store._group
+        outcomes: dict[str, str] = {}
+        write = racing_writer(store, outcomes)
+
+        def accepted(n: int) -> HandoffRecord:
+            step = {"from": "pending", "to": "accepted", "trigger": "accept",
+                    "at": moves[n].at, "actor": "b"}
+            return record(n, status="accepted", history=[moves[n], step], version=2)
+
+        store.replace(accepted(1), expected_version=1)  # the racer for h-1 comes too late
+        jobs = [("h-2", accepted(2)), ("h-0", accepted(0)), ("h-1", accepted(1))]
+        with group._lock:
+            group._leaders = group.in_flight  # the batch slot is busy: the writers queue up
+        threads = [threading.Thread(target=write, args=job) for job in jobs]
+        for thread in threads:
+            thread.start()
+        _until(lambda: len(group._queue) == len(jobs))
+        group._hand_over()  # the slot frees up: the first queued writer commits them all
+        for thread in threads:
+            thread.join()
+        assert (group.commits, group.writes) == (2, 4)  # the first write, then one batch
+        assert outcomes == {"h-0": "ok", "h-1": "conflict", "h-2": "ok"}
+        found = {r.record_id: r for r in store.query()}
+        assert [found[f"h-{n}"] for n in range(3)] == [accepted(n) for n in range(3)]
+    assert history_rows(postgres_url) == {rid: as_rows(r) for rid, r in found.items()}
 
 
 def test_group_commit_under_load_never_reports_a_false_conflict(
@@ -339,17 +372,30 @@ def test_group_commit_under_load_never_reports_a_false_conflict(
         assert group.writes == 1440 and group.commits < group.writes  # batches formed
 
 
-def test_notifications_survive_a_lost_notifier_connection(
-    postgres_url: str, record: MakeRecord
+@pytest.mark.parametrize("pool_size", [1, 4])  # one: the leader holds the only pooled one
+def test_a_notification_lost_with_its_connection_is_sent_again(
+    postgres_url: str, record: MakeRecord, pool_size: int
 ) -> None:
-    with PostgresStore(postgres_url) as writer, PostgresStore(postgres_url) as reader:
+    with PostgresStore(postgres_url, pool_size=pool_size, connect_timeout_s=30) as writer, \
+            PostgresStore(postgres_url) as reader:
         seen: list[RecordChange] = []
         reader.subscribe(seen.append)
         writer.add(record(1))
         _until(lambda: len(seen) == 1)
-        assert terminate(postgres_url, writer.origin, "notifier") == 1
+        announce = writer._group._announce
+        assert announce is not None
+
+        def cut_then_announce(conn: Any, notes: list[str]) -> None:
+            """The connection dies between the commit and its notification."""
+            assert terminate(postgres_url, writer.origin, "pool") >= 1
+            announce(conn, notes)
+
+        writer._group._announce = cut_then_announce
+        started = time.monotonic()
         writer.replace(record(1, version=2, status="accepted"), expected_version=1)
+        assert time.monotonic() - started < 15  # not a wait for a pooled connection to free
         _until(lambda: len(seen) == 2)  # sent again on a new connection
         assert seen[-1] == RecordChange("h-1", 2, seen[-1].status, remote=True)
         assert seen[-1].status.value == "accepted"
-        assert writer._notifier.dropped == 0
+        assert (writer._notifier.sent, writer._notifier.dropped) == (2, 0)
+        assert writer.get("h-1").version == 2  # the write was acknowledged and is durable
