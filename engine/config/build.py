@@ -21,6 +21,7 @@ from engine.config.models import (
     RoutingSpec,
     RuleSpec,
     SourceRef,
+    shared_fields,
 )
 from engine.config.positions import Document, PathKey, json_path
 from engine.issues import Issue
@@ -68,11 +69,13 @@ def build_agent(document: Document) -> AgentSpec:
     if "from" in accepts:
         accepts["from"] = _anyone(accepts["from"])
     data["accepts"] = accepts
-    return AgentSpec.model_validate({**data, "source": _ref(document)})
+    agent = AgentSpec.model_validate({**data, "source": _ref(document)})
+    return shared_fields(agent)
 
 
 def build_rule(document: Document, index: int, data: dict[str, Any]) -> RuleSpec:
-    return RuleSpec.model_validate({**data, "source": _ref(document, ("rules", index))})
+    rule = RuleSpec.model_validate({**data, "source": _ref(document, ("rules", index))})
+    return shared_fields(rule)
 
 
 @dataclass(slots=True)
@@ -130,9 +133,9 @@ def _add_capabilities(sets: _Sets, documents: Iterable[Document]) -> None:
                 sets.duplicate(document, where, "duplicate-capability", what, declared_in[name])
                 continue
             source = _ref(document, where)
-            sets.capabilities[name] = CapabilitySpec.model_validate(
+            sets.capabilities[name] = shared_fields(CapabilitySpec.model_validate(
                 {"name": name, **(body or {}), "source": source}
-            )
+            ))
             declared_in[name] = document.file
             sets.locator.capabilities[name] = document
 

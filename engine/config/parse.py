@@ -18,7 +18,8 @@ from ruamel.yaml.parser import Parser
 
 from engine.config.codes import issue
 from engine.config.events import HANDLERS, Builder, Stop
-from engine.config.positions import Document, PathKey, Position
+from engine.config.positions import Document, PathKey, Position, root_only
+from engine.config.quick import Unusual, quick_data
 from engine.config.syntax import syntax_issue
 from engine.issues import Issue
 
@@ -56,12 +57,31 @@ def parse_text(
     needs one. A file with any issue is always parsed with positions.
     """
     limits = (max_depth, max_alias_nodes, max_nodes)
+    if not positions and FAST_PARSER:
+        quick = _quick(text, file, max_depth, max_nodes)
+        if quick is not None:
+            located = partial(positions_of, text, file, limits)
+            return replace(quick, origin=located), []
     if not positions:
         document, _ = _parse(text, file, limits, positions=False)
         if document is not None:
             located = partial(positions_of, text, file, limits)
             return replace(document, origin=located), []
     return _parse(text, file, limits, positions=True)
+
+
+def _quick(text: str, file: str, max_depth: int, max_nodes: int) -> Document | None:
+    """The document by the fast path (`engine.config.quick`), None when it needs the full
+    builder."""
+    parser = CParser(text)
+    try:
+        stream = iter(parser.get_event, None)
+        data, where = quick_data(stream, text, max_depth=max_depth, max_nodes=max_nodes)
+    except (Unusual, YAMLError):
+        return None
+    finally:
+        parser.dispose()
+    return Document(file, data, *root_only(where))
 
 
 def positions_of(
@@ -95,8 +115,7 @@ def _c_events(text: str) -> Iterator[Any]:
     """libyaml's events, straight from the C parser (no `YAML` object per file)."""
     parser = CParser(text)
     try:
-        while parser.check_event():
-            yield parser.get_event()
+        yield from iter(parser.get_event, None)  # None once the stream has ended
     finally:
         parser.dispose()
 
