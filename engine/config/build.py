@@ -140,8 +140,21 @@ def _add_capabilities(sets: _Sets, documents: Iterable[Document]) -> None:
             sets.locator.capabilities[name] = document
 
 
-def _add_routing(sets: _Sets, documents: Iterable[Document]) -> None:
+RuleMemo = dict[int, tuple[Document, dict[int, RuleSpec]]]
+"""id(routing document) -> (that document, its rules by index): a routing file that did not
+change (the same cached document) gives the very same rule models, which later stages can
+then recognise by identity instead of comparing them."""
+
+
+def _add_routing(sets: _Sets, documents: Iterable[Document], memo: RuleMemo | None) -> None:
+    last = dict(memo) if memo is not None else {}
+    if memo is not None:
+        memo.clear()  # keeps only the documents of this build
     for document in documents:
+        kept = last.get(id(document))
+        built = kept[1] if kept is not None and kept[0] is document else {}
+        if memo is not None:
+            memo[id(document)] = (document, built)
         for index, data in enumerate(document.data.get("rules", ())):
             rule_id = data["id"]
             if rule_id in sets.locator.rules:
@@ -149,7 +162,10 @@ def _add_routing(sets: _Sets, documents: Iterable[Document]) -> None:
                 what = f"rule {rule_id!r}"
                 sets.duplicate(document, ("rules", index, "id"), "duplicate-rule", what, first)
                 continue
-            sets.rules.append(build_rule(document, index, data))
+            rule = built.get(index)
+            if rule is None:
+                rule = built[index] = build_rule(document, index, data)
+            sets.rules.append(rule)
             sets.locator.rules[rule_id] = (document, index)
         if "fallback" in document.data:
             if sets.locator.fallback is not None:
@@ -165,14 +181,19 @@ Built = tuple[Document, "AgentSpec | None"]
 
 
 def build_config(
-    root: Document, documents: Mapping[str, Iterable[Built]], *, files: tuple[str, ...] = ()
+    root: Document,
+    documents: Mapping[str, Iterable[Built]],
+    *,
+    files: tuple[str, ...] = (),
+    memo: RuleMemo | None = None,
 ) -> tuple[ConfigSet, Locator, list[Issue]]:
     """Typed models of one set from its valid documents by kind; duplicates are reported and
-    the first declaration kept."""
+    the first declaration kept. `memo` (kept between builds of one set) reuses the rule
+    models of routing documents seen before."""
     sets = _Sets(Locator(engine=root))
     _add_agents(sets, documents.get("agents", ()))
     _add_capabilities(sets, (document for document, _ in documents.get("capabilities", ())))
-    _add_routing(sets, (document for document, _ in documents.get("routing", ())))
+    _add_routing(sets, (document for document, _ in documents.get("routing", ())), memo)
     engine_data = {key: value for key, value in root.data.items() if key != "include"}
     engine = EngineSpec.model_validate({**engine_data, "source": _ref(root)})
     routing_source = _ref(sets.locator.fallback) if sets.locator.fallback else None
