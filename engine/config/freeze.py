@@ -20,10 +20,11 @@ _shared: dict[int, Any] = {}
 
 def deep_freeze(value: Any) -> Any:
     """A read-only deep copy of plain YAML/JSON data."""
-    if isinstance(value, Mapping):
+    kind = type(value)
+    if kind is dict or (kind is not list and kind is not tuple and isinstance(value, Mapping)):
         frozen: Any = MappingProxyType({key: deep_freeze(item) for key, item in value.items()})
-    elif isinstance(value, (list, tuple)):
-        frozen = tuple(deep_freeze(item) for item in value)
+    elif kind is list or kind is tuple or isinstance(value, (list, tuple)):
+        frozen = tuple([deep_freeze(item) for item in value])
     else:
         return value
     return _share(frozen)
@@ -34,17 +35,18 @@ def _identity(frozen: Any) -> tuple[Any, ...]:
     identity (it is itself shared, and the container keeps it alive), a scalar by type and
     value (`1`, `1.0` and `True` are equal in Python but not in a config; `-0.0` is not
     `0.0`)."""
-    if isinstance(frozen, tuple):
+    if type(frozen) is tuple:
         return ("seq", *map(_part, frozen))
-    return ("map", *((_part(key), _part(item)) for key, item in frozen.items()))
+    return ("map", *map(_part, frozen.keys()), *map(_part, frozen.values()))
 
 
-def _part(item: Any) -> tuple[Any, ...]:
-    if isinstance(item, (MappingProxyType, tuple)):
-        return (id(item),)
-    if isinstance(item, float):
+def _part(item: Any) -> tuple[Any, ...] | int:
+    kind = type(item)
+    if kind is MappingProxyType or kind is tuple:
+        return id(item)
+    if kind is float:
         return float, repr(item)
-    return type(item), item
+    return kind, item
 
 
 def _share(frozen: Any) -> Any:

@@ -18,6 +18,8 @@ from ruamel.yaml import events
 from engine.config.positions import Position
 from engine.config.scalars import NumberError, resolve_plain
 
+SPECIAL_START = frozenset("0123456789+-.~nNtTfF")
+"""First characters of every plain scalar that may resolve to something other than text."""
 INTERN_MAX = 64
 """Strings up to this length are interned (names, keys, enum words); longer text is not."""
 
@@ -47,13 +49,13 @@ def quick_data(
             if event.tag is not None or event.anchor is not None:
                 raise Unusual
             raw = event.value
-            if event.implicit[0]:
+            if not event.implicit[0] or (raw and raw[0] not in SPECIAL_START):
+                value: Any = raw  # quoted, or a plain word that is no number, bool or null
+            else:
                 try:
-                    value: Any = resolve_plain(raw)
+                    value = resolve_plain(raw)
                 except NumberError:
                     raise Unusual from None
-            else:
-                value = raw
             if type(value) is str and len(value) <= INTERN_MAX:
                 value = intern(value)
         elif kind is start_map or kind is start_seq:

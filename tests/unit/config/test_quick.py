@@ -21,6 +21,7 @@ DOCUMENTS = [
     "# a comment first\n\n  key: value\n",
     "a: |\n  block\n  text\nb: >\n  folded\n",
     "a: 0x1F\nb: 0o17\nc: -0.0\nd: 1e3\ne: ~\n",
+    "a: [true, True, TRUE, false, FALSE, null, Null, NULL, ~, tru, nope, .5, +1, -x, .x, '1']\n",
     "{?x: 1}",  # ambiguous flow key
     "[?x]",
     "a: 1\na: 2\n",  # duplicate key
