@@ -12,7 +12,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
@@ -284,9 +284,9 @@ def _with_model(
         return member
     agent = build(document)
     if LEGACY_TRIGGER not in document.data:  # nothing later reads the data: the model has it
-        located = partial(_positions_from_file, path, digest, member.file, max_nodes)
-        document = replace(document.located_only(), origin=located)
-    return replace(member, document=document, agent=agent)
+        located = partial(_positions_from_file, str(path), digest, member.file, max_nodes)
+        document = Document(document.file, None, document.values, document.keys, located)
+    return Member(member.kind, member.file, member.relative, digest, document, (), agent)
 
 
 def _positions_from_file(

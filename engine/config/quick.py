@@ -20,7 +20,7 @@ from engine.config.scalars import NumberError, resolve_plain
 
 SPECIAL_START = frozenset("0123456789+-.~nNtTfF")
 """First characters of every plain scalar that may resolve to something other than text."""
-INTERN_MAX = 64
+INTERN_MAX = 32
 """Strings up to this length are interned (names, keys, enum words); longer text is not."""
 
 
