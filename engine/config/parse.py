@@ -2,7 +2,8 @@
 
 Built directly from ruamel.yaml's event stream (libyaml's C parser when installed), iteratively
 (no recursion), by `engine.config.events`, so one pass gives positions and every parse-stage
-rule. It never constructs objects from tags and never raises on bad input: it returns issues.
+rule; without positions, a clean document takes the fast path of `engine.config.quick`. It
+never constructs objects from tags and never raises on bad input: it returns issues.
 """
 
 from __future__ import annotations
@@ -54,16 +55,14 @@ def parse_text(
 
     With `positions=False` only the root's position is recorded (less time, a fraction of the
     memory); the document finds the others by parsing its text again the first time an issue
-    needs one. A file with any issue is always parsed with positions.
+    needs one. A file with any issue is always parsed with positions. A clean document without
+    positions is read by the fast path, which gives up on anything the full builder must see.
     """
     limits = (max_depth, max_alias_nodes, max_nodes)
-    if not positions and FAST_PARSER:
-        quick = _quick(text, file, max_depth, max_nodes)
-        if quick is not None:
-            located = partial(positions_of, text, file, limits)
-            return replace(quick, origin=located), []
     if not positions:
-        document, _ = _parse(text, file, limits, positions=False)
+        document = _quick(text, file, max_depth, max_nodes) if FAST_PARSER else None
+        if document is None:
+            document, _ = _parse(text, file, limits, positions=False)
         if document is not None:
             located = partial(positions_of, text, file, limits)
             return replace(document, origin=located), []
