@@ -21,6 +21,7 @@ from engine.config.models import (
     RoutingSpec,
     RuleSpec,
     SourceRef,
+    shared_fields,
 )
 from engine.config.positions import Document, PathKey, json_path
 from engine.issues import Issue
@@ -68,11 +69,13 @@ def build_agent(document: Document) -> AgentSpec:
     if "from" in accepts:
         accepts["from"] = _anyone(accepts["from"])
     data["accepts"] = accepts
-    return AgentSpec.model_validate({**data, "source": _ref(document)})
+    agent = AgentSpec.model_validate({**data, "source": _ref(document)})
+    return shared_fields(agent)
 
 
 def build_rule(document: Document, index: int, data: dict[str, Any]) -> RuleSpec:
-    return RuleSpec.model_validate({**data, "source": _ref(document, ("rules", index))})
+    rule = RuleSpec.model_validate({**data, "source": _ref(document, ("rules", index))})
+    return shared_fields(rule)
 
 
 @dataclass(slots=True)
@@ -130,15 +133,28 @@ def _add_capabilities(sets: _Sets, documents: Iterable[Document]) -> None:
                 sets.duplicate(document, where, "duplicate-capability", what, declared_in[name])
                 continue
             source = _ref(document, where)
-            sets.capabilities[name] = CapabilitySpec.model_validate(
+            sets.capabilities[name] = shared_fields(CapabilitySpec.model_validate(
                 {"name": name, **(body or {}), "source": source}
-            )
+            ))
             declared_in[name] = document.file
             sets.locator.capabilities[name] = document
 
 
-def _add_routing(sets: _Sets, documents: Iterable[Document]) -> None:
+RuleMemo = dict[int, tuple[Document, dict[int, RuleSpec]]]
+"""id(routing document) -> (that document, its rules by index): a routing file that did not
+change (the same cached document) gives the very same rule models, which later stages can
+then recognise by identity instead of comparing them."""
+
+
+def _add_routing(sets: _Sets, documents: Iterable[Document], memo: RuleMemo | None) -> None:
+    last = dict(memo) if memo is not None else {}
+    if memo is not None:
+        memo.clear()  # keeps only the documents of this build
     for document in documents:
+        kept = last.get(id(document))
+        built = kept[1] if kept is not None and kept[0] is document else {}
+        if memo is not None:
+            memo[id(document)] = (document, built)
         for index, data in enumerate(document.data.get("rules", ())):
             rule_id = data["id"]
             if rule_id in sets.locator.rules:
@@ -146,7 +162,10 @@ def _add_routing(sets: _Sets, documents: Iterable[Document]) -> None:
                 what = f"rule {rule_id!r}"
                 sets.duplicate(document, ("rules", index, "id"), "duplicate-rule", what, first)
                 continue
-            sets.rules.append(build_rule(document, index, data))
+            rule = built.get(index)
+            if rule is None:
+                rule = built[index] = build_rule(document, index, data)
+            sets.rules.append(rule)
             sets.locator.rules[rule_id] = (document, index)
         if "fallback" in document.data:
             if sets.locator.fallback is not None:
@@ -162,14 +181,19 @@ Built = tuple[Document, "AgentSpec | None"]
 
 
 def build_config(
-    root: Document, documents: Mapping[str, Iterable[Built]], *, files: tuple[str, ...] = ()
+    root: Document,
+    documents: Mapping[str, Iterable[Built]],
+    *,
+    files: tuple[str, ...] = (),
+    memo: RuleMemo | None = None,
 ) -> tuple[ConfigSet, Locator, list[Issue]]:
     """Typed models of one set from its valid documents by kind; duplicates are reported and
-    the first declaration kept."""
+    the first declaration kept. `memo` (kept between builds of one set) reuses the rule
+    models of routing documents seen before."""
     sets = _Sets(Locator(engine=root))
     _add_agents(sets, documents.get("agents", ()))
     _add_capabilities(sets, (document for document, _ in documents.get("capabilities", ())))
-    _add_routing(sets, (document for document, _ in documents.get("routing", ())))
+    _add_routing(sets, (document for document, _ in documents.get("routing", ())), memo)
     engine_data = {key: value for key, value in root.data.items() if key != "include"}
     engine = EngineSpec.model_validate({**engine_data, "source": _ref(root)})
     routing_source = _ref(sets.locator.fallback) if sets.locator.fallback else None

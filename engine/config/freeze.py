@@ -1,7 +1,9 @@
 """Deep-freezing of pass-through data (agent metadata, payload schemas, rule context values).
 
 Mappings become read-only `MappingProxyType`s and lists become tuples; scalars are untouched.
-`thaw` is the exact inverse, for dumping a config back to YAML or JSON.
+Equal frozen parts are shared: thousands of agents written from one template repeat the same
+payload schemas and metadata blocks, and read-only values can be one object. `thaw` is the
+exact inverse, for dumping a config back to YAML or JSON.
 """
 
 from __future__ import annotations
@@ -10,14 +12,58 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+SHARED_MAX = 50_000
+"""Frozen parts remembered for sharing; the memory is forgotten at once when it is full."""
+_shared: dict[int, Any] = {}
+"""Hash of a part's identity -> the part (one per hash: a collision only shares less)."""
+
 
 def deep_freeze(value: Any) -> Any:
     """A read-only deep copy of plain YAML/JSON data."""
-    if isinstance(value, Mapping):
-        return MappingProxyType({key: deep_freeze(item) for key, item in value.items()})
-    if isinstance(value, (list, tuple)):
-        return tuple(deep_freeze(item) for item in value)
-    return value
+    kind = type(value)
+    if kind is dict or (kind is not list and kind is not tuple and isinstance(value, Mapping)):
+        frozen: Any = MappingProxyType({key: deep_freeze(item) for key, item in value.items()})
+    elif kind is list or kind is tuple or isinstance(value, (list, tuple)):
+        frozen = tuple([deep_freeze(item) for item in value])
+    else:
+        return value
+    return _share(frozen)
+
+
+def _identity(frozen: Any) -> tuple[Any, ...]:
+    """What makes two frozen containers interchangeable: their children, a container child by
+    identity (it is itself shared, and the container keeps it alive), a scalar by type and
+    value (`1`, `1.0` and `True` are equal in Python but not in a config; `-0.0` is not
+    `0.0`)."""
+    if type(frozen) is tuple:
+        return ("seq", *map(_part, frozen))
+    return ("map", *map(_part, frozen.keys()), *map(_part, frozen.values()))
+
+
+def _part(item: Any) -> tuple[Any, ...] | int:
+    kind = type(item)
+    if kind is MappingProxyType or kind is tuple:
+        return id(item)
+    if kind is float:
+        return float, repr(item)
+    return kind, item
+
+
+def _share(frozen: Any) -> Any:
+    """The remembered container equal to `frozen`, else `frozen` (then remembered). A part
+    holding something that cannot be hashed (data built in Python) is never shared."""
+    identity = _identity(frozen)
+    try:
+        code = hash(identity)
+    except TypeError:
+        return frozen
+    found = _shared.get(code)
+    if found is not None and type(found) is type(frozen) and _identity(found) == identity:
+        return found
+    if len(_shared) >= SHARED_MAX:
+        _shared.clear()
+    _shared[code] = frozen
+    return frozen
 
 
 def thaw(value: Any) -> Any:

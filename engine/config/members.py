@@ -12,7 +12,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
@@ -131,20 +131,48 @@ class MemberCache:
     parts."""
     memos: dict[str, Any] = field(default_factory=dict)
     """What the whole-set stages keep between builds of this set (by stage)."""
+    hints: dict[str, tuple[int, ...] | None] | None = None
+    """Stat keys of every file of the set, taken by a look at the whole set (hot reload's scan)
+    just before a load: that load uses them instead of statting every file (and checking the
+    listing) again. Taken once; a file changed since is caught by the look after the load."""
+    last_checked: tuple[object, ...] | None = None
+    """The listing key whose folders were compared last."""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def listing(self, key: tuple[object, ...]) -> Any | None:
+    def listing(self, key: tuple[object, ...], *, checked: bool = False) -> Any | None:
+        """The listing kept for `key` while its folders are unchanged (`checked`: a look at
+        the set has just compared them, so they are not compared again if that look was for
+        this very `key`)."""
         with self.lock:
             found = self.listings.get(key)
-        if found is None or signatures(found[0][::2]) != found[0]:
+            trusted = checked and key == self.last_checked
+        if found is None:
             return None
+        if not trusted:
+            if signatures(found[0][::2]) != found[0]:
+                return None
+            self.last_checked = key
         return found[1]
 
+    def hint(self, stats: dict[str, tuple[int, ...] | None]) -> None:
+        """Stat keys a look at the whole set just took, for the next load (see `hints`)."""
+        self.hints = stats
+
+    def take_hints(self) -> dict[str, tuple[int, ...] | None] | None:
+        """The hints of the last look, once."""
+        hints, self.hints = self.hints, None
+        return hints
+
     def keep_listing(self, key: tuple[object, ...], paths: list[Any], listing: Any) -> None:
-        seen = signatures(paths)
-        if None not in seen[1::2]:
-            with self.lock:
+        """Keep `listing` (None: it cannot be kept) for `key`; the last one is forgotten
+        either way, so a `checked` look never finds a listing older than the files."""
+        seen = signatures(paths) if listing is not None else None
+        with self.lock:
+            if seen is None or None in seen[1::2]:
+                self.listings.pop(key, None)
+            else:
                 self.listings[key] = (seen, listing)
+                self.last_checked = key
 
     def get(self, key: tuple[object, ...]) -> Member | None:
         with self.lock:
@@ -190,14 +218,16 @@ def read_member(
     build: Callable[[Document], AgentSpec] | None,
     own_issues: Payload,
     cache: MemberCache | None = None,
+    known_stat: tuple[int, ...] | None = None,
 ) -> Member:
     """Read one file; parse, validate and build it unless `cache` holds its content's result.
 
     `build` turns a valid agent document into its model; `own_issues` finds the problems a
-    valid document still has on its own (a payload schema that is not a schema).
+    valid document still has on its own (a payload schema that is not a schema). `known_stat`:
+    the file's stat key when a look at the whole set just took it (see `MemberCache.hints`).
     """
     where = (kind, file, caps)
-    stat = stat_key(path) if cache is not None else None
+    stat = None if cache is None else known_stat or stat_key(path)
     found = cache.unchanged(where, stat) if cache is not None else None
     if found is not None:
         return found
@@ -254,9 +284,9 @@ def _with_model(
         return member
     agent = build(document)
     if LEGACY_TRIGGER not in document.data:  # nothing later reads the data: the model has it
-        located = partial(_positions_from_file, path, digest, member.file, max_nodes)
-        document = replace(document.located_only(), origin=located)
-    return replace(member, document=document, agent=agent)
+        located = partial(_positions_from_file, str(path), digest, member.file, max_nodes)
+        document = Document(document.file, None, document.values, document.keys, located)
+    return Member(member.kind, member.file, member.relative, digest, document, (), agent)
 
 
 def _positions_from_file(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (
     AfterValidator,
@@ -39,6 +39,24 @@ class Frozen(BaseModel):
     """Base of all config models: immutable, and unknown fields are a bug, not data."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+_FIELD_SETS: dict[frozenset[str], set[str]] = {}
+_set = object.__setattr__
+M = TypeVar("M", bound="Frozen")
+
+
+def shared_fields(model: M) -> M:
+    """`model` (and the models inside it) with a shared fields-set marker: pydantic gives
+    every instance a set of its own, and a 10,000-agent set would hold 50,000 of them saying
+    the same few things. Safe because the models are frozen: pydantic adds to the marker only
+    when setting an attribute, and `model_copy` gives the copy a set of its own."""
+    for value in model.__dict__.values():
+        if isinstance(value, Frozen):
+            shared_fields(value)
+    given = model.__pydantic_fields_set__
+    _set(model, "__pydantic_fields_set__", _FIELD_SETS.setdefault(frozenset(given), given))
+    return model
 
 
 class SourceRef(Frozen):

@@ -2,7 +2,8 @@
 
 Built directly from ruamel.yaml's event stream (libyaml's C parser when installed), iteratively
 (no recursion), by `engine.config.events`, so one pass gives positions and every parse-stage
-rule. It never constructs objects from tags and never raises on bad input: it returns issues.
+rule; without positions, a clean document takes the fast path of `engine.config.quick`. It
+never constructs objects from tags and never raises on bad input: it returns issues.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from ruamel.yaml.parser import Parser
 
 from engine.config.codes import issue
 from engine.config.events import HANDLERS, Builder, Stop
-from engine.config.positions import Document, PathKey, Position
+from engine.config.positions import Document, PathKey, Position, root_only
+from engine.config.quick import Unusual, quick_data
 from engine.config.syntax import syntax_issue
 from engine.issues import Issue
 
@@ -53,15 +55,32 @@ def parse_text(
 
     With `positions=False` only the root's position is recorded (less time, a fraction of the
     memory); the document finds the others by parsing its text again the first time an issue
-    needs one. A file with any issue is always parsed with positions.
+    needs one. A file with any issue is always parsed with positions. A clean document without
+    positions is read by the fast path, which gives up on anything the full builder must see.
     """
     limits = (max_depth, max_alias_nodes, max_nodes)
     if not positions:
-        document, _ = _parse(text, file, limits, positions=False)
+        document = _quick(text, file, max_depth, max_nodes) if FAST_PARSER else None
+        if document is None:
+            document, _ = _parse(text, file, limits, positions=False)
         if document is not None:
             located = partial(positions_of, text, file, limits)
             return replace(document, origin=located), []
     return _parse(text, file, limits, positions=True)
+
+
+def _quick(text: str, file: str, max_depth: int, max_nodes: int) -> Document | None:
+    """The document by the fast path (`engine.config.quick`), None when it needs the full
+    builder."""
+    parser = CParser(text)
+    try:
+        stream = iter(parser.get_event, None)
+        data, where = quick_data(stream, text, max_depth=max_depth, max_nodes=max_nodes)
+    except (Unusual, YAMLError):
+        return None
+    finally:
+        parser.dispose()
+    return Document(file, data, *root_only(where))
 
 
 def positions_of(
@@ -95,8 +114,7 @@ def _c_events(text: str) -> Iterator[Any]:
     """libyaml's events, straight from the C parser (no `YAML` object per file)."""
     parser = CParser(text)
     try:
-        while parser.check_event():
-            yield parser.get_event()
+        yield from iter(parser.get_event, None)  # None once the stream has ended
     finally:
         parser.dispose()
 

@@ -14,7 +14,7 @@ from pathlib import Path, PurePath
 
 from pydantic import ValidationError
 
-from engine.config.build import Built, build_agent, build_config
+from engine.config.build import Built, RuleMemo, build_agent, build_config
 from engine.config.codes import issue
 from engine.config.document import read_document
 from engine.config.examples_check import contradicting_examples
@@ -42,11 +42,10 @@ from engine.issues import Issue, has_errors, sort_key
 def content_version(files: Iterable[tuple[str, bytes]]) -> str:
     """First 16 hex digits of sha256 over the sorted (relative path, content sha256) of every
     file."""
-    digest = hashlib.sha256()
+    parts: list[bytes] = []
     for relative, content in sorted(files):
-        digest.update(relative.encode("utf-8") + b"\0")
-        digest.update(len(content).to_bytes(8, "big") + content)
-    return digest.hexdigest()[:16]
+        parts += (relative.encode("utf-8"), b"\0", len(content).to_bytes(8, "big"), content)
+    return hashlib.sha256(b"".join(parts)).hexdigest()[:16]  # one update: the same digest
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,19 +75,21 @@ class SetFiles:
 
 
 def list_set(
-    engine_path: Path, display: str, caps: Caps, *, cache: MemberCache | None = None
+    engine_path: Path, display: str, caps: Caps, *, cache: MemberCache | None = None,
+    checked: bool = False,
 ) -> SetFiles:
     """Read the root file and expand its includes; reads no other file. With `cache`, the
     listing is reused while the root file and the folders its globs looked into are
-    unchanged."""
+    unchanged (`checked`: a look at the set has just compared them)."""
     key = (str(engine_path), display, caps)
-    listed = cache.listing(key) if cache is not None else None
+    listed = cache.listing(key, checked=checked) if cache is not None else None
     if isinstance(listed, SetFiles):
         return listed
     scanned: set[str] = set()
     listed = _list(engine_path, display, caps, scanned)
-    if cache is not None and listed.root is not None:
-        cache.keep_listing(key, [str(engine_path), *sorted(scanned)], listed)
+    if cache is not None:
+        kept = listed if listed.root is not None else None
+        cache.keep_listing(key, [str(engine_path), *sorted(scanned)], kept)
     return listed
 
 
@@ -117,10 +118,12 @@ def _members(
     caps: Caps,
     cache: MemberCache | None,
     progress: Progress | None = None,
+    hints: dict[str, tuple[int, ...] | None] | None = None,
 ) -> list[Member]:
     """Every included file through read, parse, validate and (agents) build, from `cache`
-    when its content was seen before."""
+    when its content was seen before (`hints`: stat keys just taken, see `MemberCache`)."""
     limits = (caps.max_bytes, caps.max_nodes)
+    stats = hints or {}
     members = []
     for done, item in enumerate(included):
         if progress is not None and done % 100 == 0:
@@ -128,6 +131,7 @@ def _members(
         members.append(read_member(
             item.kind, item.path, item.file, item.relative, caps=limits,
             build=_builder(item.kind), own_issues=OWN_ISSUES[item.kind], cache=cache,
+            known_stat=stats.get(str(item.path)),
         ))
     if cache is not None:
         cache.retain()
@@ -172,21 +176,25 @@ def _load_set(
     cache: MemberCache | None,
     progress: Progress | None,
 ) -> tuple[Snapshot | None, list[Issue]]:
-    listed = list_set(engine_path, display, caps, cache=cache)
+    hints = cache.take_hints() if cache is not None else None
+    listed = list_set(engine_path, display, caps, cache=cache, checked=hints is not None)
     root, source, included = listed.root, listed.source, listed.included
     issues = list(listed.issues)
     if root is None or source is None:
         return None, issues
-    members = _members(included, caps, cache, progress)
+    members = _members(included, caps, cache, progress, hints)
     issues += [found for member in members for found in member.issues]
     files = (display, *(item.file for item in included))
+    memos = cache.memos if cache is not None else {}
+    rules_memo: RuleMemo | None = memos.setdefault("rules", {}) if cache is not None else None
     try:
-        config, locator, found = build_config(root, _by_kind(members), files=files)
+        config, locator, found = build_config(
+            root, _by_kind(members), files=files, memo=rules_memo
+        )
     except ValidationError as error:  # the schemas should make this unreachable
         message = f"the models refused data the schemas accepted: {error}"
         return None, [issue(display, (0, 0), "", "schema", message)]
     gaps = Gaps.of(members, incomplete=listed.incomplete)
-    memos = cache.memos if cache is not None else {}
     link_memo = memos.setdefault("link", LinkMemo()) if cache is not None else None
     issues += found + link_config(config, locator, gaps=gaps, memo=link_memo)
     issues += shadowed_rules(config, locator) + contradicting_examples(config, locator)

@@ -47,11 +47,11 @@ class Document:
     def locate(self, path: Iterable[str | int], *, key: bool = False) -> Position:
         """The position of the node at `path`, or of its nearest located ancestor."""
         parts = tuple(path)
-        if parts and self.origin is not None:
+        if parts and self.origin is not None:  # frozen: filled in once, like a cache
             values, keys = self.origin()
-            self.values.update(values)
-            self.keys.update(keys)
-            object.__setattr__(self, "origin", None)  # frozen: filled in once, like a cache
+            object.__setattr__(self, "values", {**self.values, **values})
+            object.__setattr__(self, "keys", {**self.keys, **keys})
+            object.__setattr__(self, "origin", None)
         if key and parts in self.keys:
             return self.keys[parts]
         while parts:
@@ -64,3 +64,15 @@ class Document:
         """The same file and positions without its data: what issues need once a model holds
         the data (a 10,000-agent set keeps no second copy of every agent)."""
         return Document(self.file, None, self.values, self.keys, self.origin)
+
+
+_ROOTS: dict[Position, dict[PathKey, Position]] = {}
+
+
+def root_only(where: Position) -> tuple[dict[PathKey, Position], dict[PathKey, Position]]:
+    """(values, keys) of a document whose positions, but the root's, are found on demand:
+    shared dicts (a document never changes them in place: `locate` replaces them)."""
+    return _ROOTS.setdefault(where, {(): where}), _NO_KEYS
+
+
+_NO_KEYS: dict[PathKey, Position] = {}

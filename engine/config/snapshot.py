@@ -78,7 +78,11 @@ def compile_snapshot(
     declaration order), the inverted keyword index, the examples index and the router's
     policy tables, all over one normalization pipeline. Parts equal to those of `previous`
     (the last build of the same set) are shared with it."""
-    tables = compile_tables(config, previous=previous.tables if previous else None)
+    tables = compile_tables(
+        config,
+        previous=previous.tables if previous else None,
+        previous_config=previous.config if previous else None,
+    )
     normalizer = normalizer_for(config.engine.normalization)
     agents = tuple(config.agents.values())
     return Snapshot(

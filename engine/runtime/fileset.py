@@ -37,14 +37,13 @@ _STAT = struct.Struct("<QQqqq")
 _GONE = (0, 0, -1, -1, -1)
 
 
-def _stat_key(path: str) -> tuple[tuple[int, ...], float]:
-    """(device, inode, size, mtime ns, ctime ns) and the time of the last write or rename."""
+def _stat_key(path: str) -> tuple[int, ...]:
+    """(device, inode, size, mtime ns, ctime ns); `_GONE` when there is nothing to stat."""
     try:
         info = os.stat(path)
     except (OSError, ValueError):
-        return _GONE, 0.0
-    key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
-    return key, max(info.st_mtime, info.st_ctime)
+        return _GONE
+    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
 
 
 def _digest(member: str, key: tuple[int, ...], max_bytes: int) -> bytes:
@@ -70,27 +69,29 @@ def scan(
     """
     names = [os.fspath(member) for member in set_members(path, max_bytes=max_bytes, cache=cache)]
     known = digests if digests is not None else {}
-    settled = time.time() - RACY_S
-    newest = 0.0
-    keys, contents = [], []
-    for name in names:
-        key, changed = _stat_key(name)
-        newest = max(newest, changed)
+    settled = (time.time() - RACY_S) * 1e9
+    keys = [_stat_key(name) for name in names]
+    contents = []
+    for name, key in zip(names, keys, strict=True):
         seen = known.get(name)
         digest = seen[1] if seen is not None and seen[0] == key else None
         if digest is None:
             digest = _digest(name, key, max_bytes)
-            if digests is not None and changed < settled:
+            if digests is not None and max(key[3], key[4]) < settled:
                 digests[name] = (key, digest)
-        keys.append(_STAT.pack(*key))
         contents.append(digest)
     if digests is not None:
         for gone in set(digests).difference(names):
             digests.pop(gone, None)
+    changed = max((max(key[3], key[4]) for key in keys), default=0)
+    newest = max(changed, 0) / 1e9  # the time of the last write or rename
     listed = "\0".join(names).encode("utf-8", "surrogateescape") + b"\0\0"
     content = hashlib.sha256(listed + b"".join(contents)).hexdigest()
-    stats = hashlib.sha256(listed + b"".join(keys)).hexdigest()
+    stats = hashlib.sha256(listed + b"".join([_STAT.pack(*key) for key in keys])).hexdigest()
     folders = tuple(Path(folder) for folder in sorted({n.rpartition(os.sep)[0] for n in names}))
+    if cache is not None:
+        pairs = zip(names, keys, strict=True)
+        cache.hint({name: None if key is _GONE else key for name, key in pairs})
     return FileState(content, stats, newest, folders)
 
 

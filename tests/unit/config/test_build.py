@@ -67,3 +67,27 @@ def test_deep_freeze_and_thaw_are_inverse() -> None:
     frozen = deep_freeze(data)
     assert frozen["a"][1]["b"] == (2, 3)
     assert thaw(frozen) == data
+
+
+def test_equal_frozen_parts_are_one_object_and_near_equal_ones_are_not() -> None:
+    first = deep_freeze({"voice": {"name": "v", "rate": 1}, "tools": ["a", "b"]})
+    second = deep_freeze({"voice": {"name": "v", "rate": 1}, "tools": ["a", "b"], "x": 0})
+    assert first["voice"] is second["voice"] and first["tools"] is second["tools"]
+    kinds = [deep_freeze({"n": value}) for value in (1, 1.0, True, 0.0, -0.0)]
+    assert [repr(frozen["n"]) for frozen in kinds] == ["1", "1.0", "True", "0.0", "-0.0"]
+    assert deep_freeze([[1], [True]])[1] == (True,)
+    unhashable = {"obj": bytearray(b"x")}  # data built in Python: frozen, never shared
+    assert deep_freeze(unhashable)["obj"] is unhashable["obj"]
+
+
+def test_models_share_their_fields_marker_and_copies_still_update(
+    write_files: Callable[[dict[str, str]], Path],
+) -> None:
+    agents = load_config(config_set(write_files, {"a": AGENT_A, "b": AGENT_A.replace(
+        "name: a", "name: b").replace("handoff_a, is_entry_point: true", "handoff_b")}
+    )).agents
+    a, b = agents["a"], agents["b"]
+    assert a.model_fields_set is b.model_fields_set
+    copy = a.model_copy(update={"examples": ("x",)})
+    assert copy.examples == ("x",) and "examples" in copy.model_fields_set
+    assert "examples" not in a.model_fields_set and a.examples == ()

@@ -129,3 +129,45 @@ def test_an_unchanged_agents_link_results_are_reused(config_folder: Any) -> None
             load_config(config_folder.path, cache=cache)
         found.append([i for i in error.value.issues if i.code == "unknown-agent"])
     assert len(found[0]) == 1 and found[1][0] is found[0][0]
+
+
+def test_an_agent_edit_keeps_the_rules_and_their_compiled_tables(config_folder: Any) -> None:
+    _age(config_folder.path)
+    reloader = Reloader(config_folder.path)
+    before = reloader.current
+    _edit(config_folder.path, "concierge", "description:", "description: Edited.")
+    assert reloader.reload().outcome == "applied"
+    after = reloader.current
+    assert after.rules == before.rules and all(
+        new is old for new, old in zip(after.rules, before.rules, strict=True))
+    assert after.tables is not None and before.tables is not None
+    assert after.tables.dispatch is before.tables.dispatch
+    kept = [name for name in after.tables.agents if name != "concierge"]
+    assert all(after.tables.agents[name] is before.tables.agents[name] for name in kept)
+    cold = load_config(config_folder.path)
+    assert after.tables == cold.tables
+
+
+def test_a_routing_edit_compiles_the_rules_again(config_folder: Any) -> None:
+    _age(config_folder.path)
+    reloader = Reloader(config_folder.path)
+    config_folder.write_routing("investment_advisor")
+    assert reloader.reload().outcome == "applied"
+    cold = load_config(config_folder.path)
+    assert reloader.current.tables == cold.tables
+    assert reloader.current.rules == cold.rules
+
+
+def test_a_root_file_that_no_longer_loads_is_not_read_from_an_old_listing(
+    config_folder: Any,
+) -> None:
+    """The look before a build lists the set again; a root it cannot use leaves no listing
+    behind for the build to trust."""
+    _age(config_folder.path)
+    reloader = Reloader(config_folder.path)
+    root = config_folder.path / "engine.yaml"
+    good = root.read_text("utf-8")
+    root.write_text(good.replace("version: 1", "version: 1\nversion: 2"), encoding="utf-8")
+    assert reloader.reload().outcome == "rejected"
+    root.write_text(good, encoding="utf-8")
+    assert reloader.reload().outcome == "unchanged"
