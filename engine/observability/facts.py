@@ -55,22 +55,24 @@ class HandoffFacts(NamedTuple):
         decision, record = outcome.decision, outcome.record
         refused = outcome.target is None
         response = record.response
-        return cls(
-            sender=decision.request.sender,
-            outcome="refused" if refused else "routed",
-            duration_s=duration_s,
-            target=record.request.to_agent or None,
-            layer=None if decision.layer is None else decision.layer.value,
-            rule=decision.rule,
-            reason=outcome.reason,
-            refusal=response.reason if refused and response is not None else None,
-            tool=decision.request.tool,
-            session_id=session_id,
-            record_id=record.record_id,
-            config_version=decision.config_version,
-            keywords=len(decision.matched_keywords),
-            examples=0 if decision.examples is None else len(decision.examples.nearest),
-        )
+        layer, examples = decision.layer, decision.examples
+        return cls._make((  # positional, in field order: keywords cost several times more
+            decision.request.sender,  # sender
+            "refused" if refused else "routed",  # outcome
+            duration_s,
+            record.request.to_agent or None,  # target
+            None if layer is None else layer.value,  # layer
+            decision.rule,
+            outcome.reason,
+            response.reason if refused and response is not None else None,  # refusal
+            decision.request.tool,  # tool
+            session_id,
+            record.record_id,
+            decision.config_version,
+            len(decision.matched_keywords),  # keywords
+            0 if examples is None else len(examples.nearest),  # examples
+            None,  # error
+        ))
 
     @classmethod
     def failed(

@@ -6,7 +6,7 @@ the engine holds. It must not import a telemetry library; implementations live b
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
@@ -75,10 +75,16 @@ class Observer:
 
 
 class Observers(Observer):
-    """Several observers as one, in start order (outermost first); finishes run in reverse."""
+    """Several observers as one, in start order (outermost first); finishes run in reverse.
+
+    It calls only what a member overrides: the plan of who to call for each event is made when
+    a member is added (a method replaced on a member afterwards is not seen), so a handoff
+    watched by metrics alone never pays for the span hooks it does not use."""
 
     def __init__(self, observers: Iterable[Observer] = ()) -> None:
         self._all: tuple[Observer, ...] = ()
+        self._calls: dict[str, tuple[tuple[Observer, Call], ...]] = {}
+        self._pairs: dict[str, tuple[tuple[Observer, Call | None, Call | None], ...]] = {}
         for observer in observers:
             self.add(observer)
 
@@ -89,6 +95,8 @@ class Observers(Observer):
     def add(self, observer: Observer) -> None:
         ordered = sorted((*self._all, observer), key=lambda member: not member.outermost)
         self._all = tuple(ordered)
+        self._calls = {name: _calls(self._all, name) for name in _CALLS}
+        self._pairs = {start: _pairs(self._all, start, finish) for start, finish in _PAIRS}
 
     def attach(self, engine: Engine) -> None:
         self._tell("attach", engine)
@@ -113,9 +121,9 @@ class Observers(Observer):
 
     def message_sent(self) -> Carrier | None:
         carrier: dict[str, str] = {}
-        for observer in self._all:
+        for observer, sent in self._calls["message_sent"]:
             try:
-                carrier.update(observer.message_sent() or {})
+                carrier.update(sent() or {})
             except Exception:
                 log.exception("observer %r failed in message_sent", observer)
         return carrier or None
@@ -127,26 +135,60 @@ class Observers(Observer):
         self._close("message_finished", token, outcome)
 
     def _tell(self, name: str, *args: Any) -> None:
-        for observer in self._all:
+        for observer, call in self._calls[name]:
             try:
-                getattr(observer, name)(*args)
+                call(*args)
             except Exception:
                 log.exception("observer %r failed in %s", observer, name)
 
-    def _open(self, name: str, *args: Any) -> list[tuple[Observer, Any]]:
-        """Start in order; the token is each member with its own token (a member added
-        meanwhile is not finished, one that failed to start is skipped)."""
+    def _open(self, name: str, *args: Any) -> list[tuple[Observer, Call, Any]]:
+        """Start in order; the token is each member to finish with its finish method and its
+        own token (a member added meanwhile is not finished, one that failed to start is
+        skipped, one that does not override the finish is not told)."""
         opened = []
-        for observer in self._all:
+        for observer, start, finish in self._pairs[name]:
             try:
-                opened.append((observer, getattr(observer, name)(*args)))
+                token = None if start is None else start(*args)
             except Exception:
                 log.exception("observer %r failed in %s", observer, name)
+                continue
+            if finish is not None:
+                opened.append((observer, finish, token))
         return opened
 
-    def _close(self, name: str, opened: list[tuple[Observer, Any]], *args: Any) -> None:
-        for observer, token in reversed(opened):
+    def _close(self, name: str, opened: list[tuple[Observer, Call, Any]], *args: Any) -> None:
+        for observer, finish, token in reversed(opened):
             try:
-                getattr(observer, name)(token, *args)
+                finish(token, *args)
             except Exception:
                 log.exception("observer %r failed in %s", observer, name)
+
+
+Call = Callable[..., Any]
+
+_CALLS = ("attach", "record_moved", "pump_started", "message_sent")
+"""Events told once."""
+_PAIRS = (("handoff_started", "handoff_finished"), ("reload_started", "reload_finished"),
+          ("message_started", "message_finished"))
+"""Events that open something, each with the event that closes it."""
+
+
+def _calls(members: tuple[Observer, ...], name: str) -> tuple[tuple[Observer, Call], ...]:
+    """The members that override `name`, in order, each with that method."""
+    return tuple((member, call) for member in members
+                 if (call := _overridden(member, name)) is not None)
+
+
+def _pairs(members: tuple[Observer, ...], start: str, finish: str
+           ) -> tuple[tuple[Observer, Call | None, Call | None], ...]:
+    """The members that override `start` or `finish`, in order, each with those two methods
+    (None where it keeps the default, which does nothing)."""
+    found = ((member, _overridden(member, start), _overridden(member, finish))
+             for member in members)
+    return tuple(pair for pair in found if pair[1] is not None or pair[2] is not None)
+
+
+def _overridden(member: Observer, name: str) -> Call | None:
+    """`member.name`, or None when it is `Observer`'s do-nothing default."""
+    method: Call = getattr(member, name)
+    return None if getattr(method, "__func__", None) is getattr(Observer, name) else method

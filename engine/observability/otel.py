@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from engine import __version__
@@ -47,6 +48,8 @@ _FACTS = (("session_id", "gen_ai.conversation.id"), ("tool", "gen_ai.tool.name")
           ("record_id", "handoff.record.id"), ("config_version", "handoff.config.version"),
           ("keywords", "handoff.keywords.matched"), ("examples", "handoff.examples.nearest"),
           ("error", "error.type"))
+_STARTED = MappingProxyType({"gen_ai.operation.name": "handoff"})
+"""What a handoff span holds from its start (the rest is known when it ends)."""
 
 
 class OTelObserver(Observer):
@@ -79,8 +82,7 @@ class OTelObserver(Observer):
     def handoff_started(self) -> Any:
         if not self.traces:
             return None
-        span = self._tracer.start_span("handoff", kind=SpanKind.INTERNAL,
-                                       attributes={"gen_ai.operation.name": "handoff"})
+        span = self._tracer.start_span("handoff", kind=SpanKind.INTERNAL, attributes=_STARTED)
         return span, context.attach(trace.set_span_in_context(span))
 
     def handoff_finished(self, token: Token | None, facts: HandoffFacts) -> None:

@@ -43,6 +43,9 @@ class PrometheusObserver(Observer):
         self._route = Histogram(route.prometheus, route.help, route.labels,
                                 registry=self.registry, buckets=catalog.ROUTE_BUCKETS)
         self._children: dict[tuple[Any, ...], Any] = {}
+        self._handoff_children: dict[tuple[str | None, ...], tuple[Any, Any]] = {}
+        """(layer, outcome, reason) -> its handoffs counter and route histogram: one lookup
+        per handoff (label sets are few)."""
         self.registry.register(_Collector(self.sources))
 
     def attach(self, engine: Engine) -> None:
@@ -52,9 +55,16 @@ class PrometheusObserver(Observer):
         self.sources.pumps.add(pump)
 
     def handoff_finished(self, token: Any, facts: HandoffFacts) -> None:
-        layer = facts.layer or catalog.NONE
-        self._child(self._handoffs, layer, facts.outcome, facts.reason or catalog.NONE).inc()
-        self._child(self._route, layer, facts.outcome).observe(facts.duration_s)
+        key = (facts.layer, facts.outcome, facts.reason)
+        children = self._handoff_children.get(key)
+        if children is None:
+            layer, outcome, reason = facts.layer or catalog.NONE, facts.outcome, facts.reason
+            children = self._handoff_children[key] = (
+                self._handoffs.labels(layer, outcome, reason or catalog.NONE),
+                self._route.labels(layer, outcome))
+        counted, timed = children
+        counted.inc()
+        timed.observe(facts.duration_s)
 
     def record_moved(self, record: HandoffRecord) -> None:
         move = record.history[-1]

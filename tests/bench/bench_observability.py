@@ -6,13 +6,20 @@
    `prometheus_client` cannot be imported at all.
 2. Observed, in one process, rounds interleaved: the same engine without observers against
    Prometheus metrics, OpenTelemetry traces (SDK, batch processor, an exporter that drops
-   spans), both, everything (plus OTel metrics), and traces sampled at 10 % with Prometheus.
+   spans), both, everything (plus OTel metrics), and traces sampled at 10 % and 1 % with
+   Prometheus. A user's setup: the SDK's own TracerProvider and BatchSpanProcessor; the exporter
+   drops spans, so export cost (OTLP encoding, network) is not in these figures.
+3. The libraries' own floor, without the engine, in the same rounds: one span shaped as the
+   engine's (start, made current, ten attributes, end) on the same provider, the same with the
+   10 % sampler, and a prometheus_client counter increment plus histogram observation. What a
+   setup costs above these is the engine's own glue.
 
 Times are CPU time of the process (every thread: a span exporter's work counts), so other
 processes' load disturbs them less than wall time; each figure is the best of R rounds, the
 least disturbed one. Run: python tests/bench/bench_observability.py [--calls N] [--rounds R]
-[--baseline-ref REF]. Needs the otel and prometheus extras. Prints figures and ratios; asserts
-nothing. Figures on a shared machine are noisy: compare the ratios, taken in the same run.
+[--baseline-ref REF] [--observed-only]. Needs the otel and prometheus extras. Prints figures and
+ratios; asserts nothing. Figures on a shared machine are noisy: compare the ratios, taken in the
+same run.
 """
 
 from __future__ import annotations
@@ -137,6 +144,8 @@ def observed(args: argparse.Namespace) -> None:
         "OTel traces + OTel metrics + Prometheus": ("all", True, True),
         "OTel traces sampled 10% + Prometheus": (ParentBased(TraceIdRatioBased(0.1)), False,
                                                  True),
+        "OTel traces sampled 1% + Prometheus": (ParentBased(TraceIdRatioBased(0.01)), False,
+                                                True),
     }
     engines = {name: Engine(BANKING, sweep_interval_s=None) for name in setups}
     for name, (sampler, otel_metrics, prometheus) in setups.items():
@@ -149,20 +158,63 @@ def observed(args: argparse.Namespace) -> None:
             engine.metrics()
         for _ in range(300):
             engine.handoff(**TURN)
-    times: dict[str, list[float]] = {name: [] for name in setups}
+    floors = library_floors(tracer(), tracer(ParentBased(TraceIdRatioBased(0.1))))
+    times: dict[str, list[float]] = {name: [] for name in (*setups, *floors)}
     for _ in range(args.rounds):
         for name, engine in engines.items():
             times[name].append(per_call_us(lambda e=engine: e.handoff(**TURN), args.calls))
+        for name, call in floors.items():
+            times[name].append(per_call_us(call, args.calls))
         for provider in providers:
             provider.force_flush()
     base = min(times["no observer"])
     print(f"2. observed, in one process (best of {args.rounds} interleaved rounds x "
           f"{args.calls} calls)")
-    for name, found in times.items():
-        value = min(found)
+    for name in setups:
+        value = min(times[name])
         print(f"   {name:40s} {value:8.1f} us/call  x{value / base:.3f} ({value - base:+.1f} us)")
+    print("3. the libraries alone, no engine (same rounds; as a share of an unobserved handoff)")
+    for name in floors:
+        value = min(times[name])
+        print(f"   {name:40s} {value:8.1f} us/call  {value / base:6.1%}")
     for engine in engines.values():
         engine.close()
+
+
+def library_floors(every: Any, sampled: Any) -> dict[str, Callable[[], Any]]:
+    """What the telemetry libraries cost on their own for what one handoff asks of them."""
+    from opentelemetry import context, trace
+    from prometheus_client import CollectorRegistry, Counter, Histogram
+
+    attributes = {"gen_ai.agent.name": "concierge", "handoff.outcome": "routed",
+                  "gen_ai.conversation.id": "call-1", "gen_ai.tool.name": "handoff_fraud_agent",
+                  "handoff.target": "fraud_agent", "handoff.layer": "rule",
+                  "handoff.rule": "lost-or-stolen-card", "handoff.record.id": "0" * 32,
+                  "handoff.config.version": "sha256:0123456789ab", "handoff.keywords.matched": 1}
+
+    def span(tracer: Any) -> Callable[[], None]:
+        def one() -> None:
+            started = tracer.start_span("handoff", attributes={"gen_ai.operation.name": "handoff"})
+            token = context.attach(trace.set_span_in_context(started))
+            context.detach(token)
+            if started.is_recording():
+                started.update_name("handoff concierge")
+                started.set_attributes(attributes)
+            started.end()
+        return one
+
+    registry = CollectorRegistry()
+    counted = Counter("c", "c", ["layer", "outcome", "reason"], registry=registry).labels(
+        "rule", "routed", "none")
+    timed = Histogram("h", "h", ["layer", "outcome"], registry=registry).labels("rule", "routed")
+
+    def count() -> None:
+        counted.inc()
+        timed.observe(0.0001)
+
+    return {"SDK: one span as the engine's": span(every.get_tracer("floor")),
+            "SDK: the same, sampled 10%": span(sampled.get_tracer("floor")),
+            "prometheus_client: inc + observe": count}
 
 
 def main() -> None:
@@ -170,8 +222,10 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--baseline-ref", default=None)
+    parser.add_argument("--observed-only", action="store_true", help="skip part 1")
     args = parser.parse_args()
-    extras_absent(args)
+    if not args.observed_only:
+        extras_absent(args)
     observed(args)
 
 
