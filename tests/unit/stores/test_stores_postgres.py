@@ -277,6 +277,22 @@ def _until(condition: Callable[[], bool], timeout_s: float = 10.0) -> None:
         time.sleep(0.01)
 
 
+def queue_then_commit_together(
+    group: Any, write: Callable[..., Any], jobs: list[tuple[str, HandoffRecord]]
+) -> None:
+    """Start one writer thread per job while every batch slot is busy, so they all queue up;
+    then free a slot: the first queued writer commits them all in one batch."""
+    with group._lock:
+        group._leaders = group.in_flight
+    threads = [threading.Thread(target=write, args=job) for job in jobs]
+    for thread in threads:
+        thread.start()
+    _until(lambda: len(group._queue) == len(jobs))
+    group._hand_over()
+    for thread in threads:
+        thread.join()
+
+
 def test_concurrent_writes_share_one_commit_and_a_conflict_fails_alone(
     postgres_url: str, record: MakeRecord, racing_writer: Callable[..., Any]
 ) -> None:
@@ -288,15 +304,7 @@ def test_concurrent_writes_share_one_commit_and_a_conflict_fails_alone(
 
         jobs = [("d", record(3, version=2)), ("a", record(0, version=2)),
                 ("c", record(2, version=2)), ("c-again", record(2, version=2, status="rejected"))]
-        with group._lock:
-            group._leaders = group.in_flight  # every batch slot busy: the writers queue up
-        threads = [threading.Thread(target=write, args=job) for job in jobs]
-        for thread in threads:
-            thread.start()
-        _until(lambda: len(group._queue) == len(jobs))
-        group._hand_over()  # a slot frees up: the first queued writer commits them all
-        for thread in threads:
-            thread.join()
+        queue_then_commit_together(group, write, jobs)
         assert (group.commits, group.writes) == (1, 4)
         assert (outcomes["a"], outcomes["d"]) == ("ok", "ok")
         assert sorted([outcomes["c"], outcomes["c-again"]]) == ["conflict", "ok"]  # one wins
@@ -322,15 +330,7 @@ def test_a_batch_of_moves_is_one_statement_and_a_conflict_fails_alone(
 
         store.replace(accepted(1), expected_version=1)  # the racer for h-1 comes too late
         jobs = [("h-2", accepted(2)), ("h-0", accepted(0)), ("h-1", accepted(1))]
-        with group._lock:
-            group._leaders = group.in_flight  # the batch slot is busy: the writers queue up
-        threads = [threading.Thread(target=write, args=job) for job in jobs]
-        for thread in threads:
-            thread.start()
-        _until(lambda: len(group._queue) == len(jobs))
-        group._hand_over()  # the slot frees up: the first queued writer commits them all
-        for thread in threads:
-            thread.join()
+        queue_then_commit_together(group, write, jobs)
         assert (group.commits, group.writes) == (2, 4)  # the first write, then one batch
         assert outcomes == {"h-0": "ok", "h-1": "conflict", "h-2": "ok"}
         found = {r.record_id: r for r in store.query()}
