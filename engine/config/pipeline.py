@@ -131,7 +131,7 @@ def _members(
         members.append(read_member(
             item.kind, item.path, item.file, item.relative, caps=limits,
             build=_builder(item.kind), own_issues=OWN_ISSUES[item.kind], cache=cache,
-            known_stat=stats.get(str(item.path)),
+            known_stat=stats.get(item.path),
         ))
     if cache is not None:
         cache.retain()
