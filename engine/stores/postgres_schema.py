@@ -127,8 +127,8 @@ BEGIN
     END IF;
 END
 $$;
-DROP FUNCTION {s}.handoff_move_many(text[], integer[], text[], text[], integer[], integer[],
-    text[], text[], text[], timestamptz[], text[], text[]);
+-- handoff_move_many stays: replicas still running the engine of version 3 keep writing with it
+-- (and notifying after it) until a rolling upgrade reaches them.
 """),
 )
 """Forward migrations, applied in order; each version's SQL runs once, in one transaction."""
