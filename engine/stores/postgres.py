@@ -40,8 +40,8 @@ class PostgresStore:
     for a free pooled connection). `readonly=True` never writes or migrates; `create=False`
     refuses a database without a store. A write is acknowledged only once PostgreSQL reports
     its commit durable (its `synchronous_commit` setting decides what that means); concurrent
-    sessions' single writes are group-committed (one statement and one commit each batch, then
-    one statement sending the batch's notifications on the same connection).
+    sessions' single writes are group-committed (a batch of moves is one statement that commits
+    them, then sends their notifications; other writes send theirs right after the commit).
     """
 
     def __init__(
@@ -84,9 +84,11 @@ class PostgresStore:
         )
         with boundary(self.location):
             self._pool.open(wait=True, timeout=self.options.connect_timeout_s)
+        channel = self.options.channel
         self._group = GroupCommit(
             self._connection, announce=self._notifier.send,
-            many={self._sql.update_one: self._sql.update_many},
+            many={self._sql.update_one: lambda rows, notes: self._sql.moves(
+                rows, channel=channel, notes=notes)},
         )
 
     @property

@@ -7,10 +7,11 @@ in it, which commits it on its own thread. Every queued writer is woken exactly 
 batch, or because its batch is done. The batch grows while the one before it waits for its WAL
 flush, so one batch in flight keeps the disk busy and the batches large.
 
-A batch of one statement per row runs as that statement's many-row form if it has one (one
-statement, the cheapest for client and server alike), otherwise as its statements in one
-pipelined transaction. A write is acknowledged only after its COMMIT returned, and only after
-the batch's announcement (its change notifications) went out, so one record's notifications
+A batch (even of one) of a statement that has a many-row form runs as that form: one statement
+that commits the rows and then sends their change notifications, the cheapest for client and
+server alike. Any other batch runs as its statements in one pipelined transaction, and its
+notifications are announced after the COMMIT. A write is acknowledged only after its COMMIT
+returned, and only after the batch's notifications went out, so one record's notifications
 keep the order of its writes. Rows are written in record-id order: concurrent batches lock them
 in one order and cannot deadlock. No record SQL here: writers bring statements that select one
 count.
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -28,9 +29,18 @@ import psycopg
 
 from engine.errors import StoreError
 
-Announce = Callable[[psycopg.Connection, list[str]], None]
+_MOST = 1000  # writes in one batch: a statement takes at most 65,535 parameters
+
+Announce = Callable[[psycopg.Connection, list[str], bool], None]
 """Called with the batch's connection and the notes of the writes that applied (count 1),
-after the COMMIT and before any writer of the batch is answered; must not raise."""
+after the COMMIT and before any writer of the batch is answered, and whether the batch's
+statement already sent them; must not raise."""
+
+Many = Callable[[list[tuple[Any, ...]], list[str | None]], tuple[str, Sequence[Any]]]
+"""A statement's many-row form: for the rows' parameters and notes (in record-id order, each
+record once), a statement that writes them, commits, sends the notes of the rows written and
+selects one row: the 1-based positions of the rows written, and whether their notes went out.
+Its placeholders are PostgreSQL's own (`$1`): it runs as is, not parsed by psycopg."""
 
 
 class _Ticket:
@@ -53,9 +63,8 @@ class GroupCommit:
 
     `connection()` lends a connection and turns psycopg errors into `StoreError`s;
     `announce` sends what a committed batch's writers asked for; `many` maps a statement to its
-    many-row form (the statement's parameters transposed into arrays, selecting the 1-based
-    positions of the rows written); `in_flight` batches may be committing at once. `commits`
-    and `writes` count the work (writes / commits = the mean batch size).
+    many-row form; `in_flight` batches may be committing at once. `commits` and `writes` count
+    the work (writes / commits = the mean batch size).
     """
 
     def __init__(
@@ -63,7 +72,7 @@ class GroupCommit:
         connection: Callable[[], AbstractContextManager[psycopg.Connection]],
         *,
         announce: Announce | None = None,
-        many: dict[str, str] | None = None,
+        many: dict[str, Many] | None = None,
         in_flight: int = 1,
     ) -> None:
         self._connection = connection
@@ -100,12 +109,12 @@ class GroupCommit:
         handed_over = False
         try:
             with self._connection() as conn:
-                self._commit(conn, batch)
+                sent = self._commit(conn, batch)
                 self._hand_over(committed=len(batch))
                 handed_over = True
                 notes = [t.note for t in batch if t.count == 1 and t.note is not None]
                 if notes and self._announce is not None:
-                    self._announce(conn, notes)
+                    self._announce(conn, notes, sent)
         except StoreError as error:
             for ticket in batch:  # one error object per thread: each raises its own
                 ticket.error = StoreError(error.path, error.detail)
@@ -120,25 +129,31 @@ class GroupCommit:
                 if ticket is not leader:
                     ticket.wake.release()
 
-    def _commit(self, conn: psycopg.Connection, batch: list[_Ticket]) -> None:
+    def _commit(self, conn: psycopg.Connection, batch: list[_Ticket]) -> bool:
+        """Write and commit `batch`, setting each ticket's count; True if the batch's
+        statement also sent the notes of the writes that applied."""
         batch.sort(key=lambda ticket: ticket.key)  # stable: one record's writes keep order
         first = batch[0]
+        many = self._many.get(first.sql)
+        if many is not None and _one_statement_once_per_key(batch):
+            sql, params = many([t.params for t in batch], [t.note for t in batch])
+            found = psycopg.RawCursor(conn).execute(sql, params, prepare=True).fetchone()
+            written, sent = found if found is not None else ([], False)
+            for ticket in batch:
+                ticket.count = 0
+            for n in written:
+                batch[n - 1].count = 1
+            return bool(sent)
         if len(batch) == 1:  # alone: the statement is its own transaction
             found = conn.execute(first.sql, first.params, prepare=True).fetchone()
             first.count = 0 if found is None else int(found[0])
-            return
-        many = self._many.get(first.sql)
-        if many is not None and _one_statement_once_per_key(batch):
-            columns = [list(column) for column in zip(*(t.params for t in batch), strict=True)]
-            written = {n for (n,) in conn.execute(many, columns, prepare=True)}
-            for n, ticket in enumerate(batch, start=1):
-                ticket.count = 1 if n in written else 0
-            return
+            return False
         with conn.pipeline(), conn.transaction():
             cursors = [conn.execute(t.sql, t.params, prepare=True) for t in batch]
         for ticket, cursor in zip(batch, cursors, strict=True):
             found = cursor.fetchone()
             ticket.count = 0 if found is None else int(found[0])
+        return False
 
     def _hand_over(self, *, committed: int = 0) -> None:
         """Give this batch slot to the first queued writer, with the whole queue as its batch,
@@ -148,7 +163,7 @@ class GroupCommit:
             if committed:
                 self.commits += 1
                 self.writes += committed
-            queued, self._queue = self._queue, []
+            queued, self._queue = self._queue[:_MOST], self._queue[_MOST:]
             if not queued:
                 self._leaders -= 1
                 return

@@ -3,9 +3,11 @@ writing store's origin; never content) once writes are durable. Never writes a r
 
 Why not inside the write transactions: a transaction that runs NOTIFY holds a database-wide lock
 until its commit is flushed, so notifying inside them would queue every replica's commits behind
-one disk flush each. A batch of notifications is instead one statement of its own, right after
-the commit and on the same connection (no thread to wake, no connection of its own), in a
-transaction that does not wait for the disk (notifications are not durable anyway).
+one disk flush each. A batch of notifications is instead sent right after the commit, on the
+same connection (no thread to wake, no connection of its own), in a transaction that does not
+wait for the disk (notifications are not durable anyway): by the procedure that wrote a batch
+of moves, in the same call (see migration 4 in `postgres_schema`), or else by one statement of
+its own, sent from here.
 """
 
 from __future__ import annotations
@@ -60,9 +62,13 @@ class Notifier:
         return json.dumps({"id": record.record_id, "version": record.version,
                            "status": record.status.value, "origin": self._origin})
 
-    def send(self, conn: psycopg.Connection, payloads: list[str]) -> None:
-        """Send `payloads` on `conn` (an autocommit connection whose writes just committed);
-        never raises."""
+    def send(self, conn: psycopg.Connection, payloads: list[str], sent: bool = False) -> None:
+        """Send `payloads` on `conn` (an autocommit connection whose writes just committed),
+        unless the statement that wrote them already `sent` them; never raises."""
+        if sent:
+            with self._counts:
+                self.sent += len(payloads)
+            return
         if not payloads:
             return
         try:

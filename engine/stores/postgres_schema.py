@@ -84,6 +84,52 @@ BEGIN
 END
 $$;
 """),
+    (4, """
+-- Moves several records at once like handoff_move_many, commits, and only then (the moves
+-- durable) sends the change notifications of the moves that applied, in a transaction that does
+-- not wait for the disk: one round trip for the whole batch. `payloads` holds one notification
+-- per move, newline-separated (an empty one sends nothing). `written`: the 1-based positions
+-- of the moves that applied; `notified`: false if sending failed (the moves stay durable; the
+-- caller sends the notifications again).
+CREATE PROCEDURE {s}.handoff_move_notify(
+    statuses text[], versions integer[], bodies text[], ids text[], expected integer[],
+    positions integer[], from_statuses text[], to_statuses text[], triggers text[],
+    ats timestamptz[], reasons text[], actors text[], channel text, payloads text,
+    INOUT written integer[] DEFAULT NULL, INOUT notified boolean DEFAULT NULL
+) LANGUAGE plpgsql AS $$
+DECLARE
+    notes text[];
+BEGIN
+    written := '{}';
+    FOR k IN 1 .. cardinality(ids) LOOP
+        UPDATE {s}.handoff_records
+        SET status = statuses[k], version = versions[k], body = bodies[k]
+        WHERE record_id = ids[k] AND version = expected[k];
+        IF FOUND THEN
+            INSERT INTO {s}.handoff_moves
+                (record_id, position, from_status, to_status, trigger, at, reason, actor)
+            VALUES (ids[k], positions[k], from_statuses[k], to_statuses[k], triggers[k], ats[k],
+                    reasons[k], actors[k])
+            ON CONFLICT DO NOTHING;
+            written := written || k;
+        END IF;
+    END LOOP;
+    COMMIT;
+    notified := true;
+    IF cardinality(written) > 0 THEN
+        PERFORM set_config('synchronous_commit', 'off', true);
+        notes := string_to_array(payloads, E'\\n');
+        BEGIN
+            PERFORM pg_notify(channel, notes[k]) FROM unnest(written) AS k WHERE notes[k] <> '';
+        EXCEPTION WHEN OTHERS THEN
+            notified := false;
+        END;
+    END IF;
+END
+$$;
+-- handoff_move_many stays: replicas still running the engine of version 3 keep writing with it
+-- (and notifying after it) until a rolling upgrade reaches them.
+"""),
 )
 """Forward migrations, applied in order; each version's SQL runs once, in one transaction."""
 

@@ -4,14 +4,16 @@ Every write is one statement: the record row and its new history rows travel tog
 move costs one round trip. A write that adds one history entry (a move, a new record) passes
 that entry as parameters; any other (an import, a jump of several versions) lets the server
 read the new entries from the stored JSON, which costs it a parse of the whole record. A batch
-of moves of distinct records is one call of the schema's `handoff_move_many`. No connection
-handling here; notifications are sent apart from writes (see
-`engine.stores.postgres_notify`).
+of moves of distinct records (even a batch of one) is one call of the schema's
+`handoff_move_notify`, which also sends the moves' notifications once they are durable; other
+writes' notifications are sent apart (see `engine.stores.postgres_notify`). No connection
+handling here.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from engine.lifecycle.models import HandoffRecord, as_utc
@@ -37,10 +39,9 @@ _ENTRY = """history AS (
     ON CONFLICT DO NOTHING
 )
 SELECT count(*) FROM written"""
-_MOVES = (  # `update_one`'s parameters, transposed; see migration 3 in postgres_schema
-    "SELECT n FROM {s}.handoff_move_many(%b::text[], %b::integer[], %b::text[], %b::text[],"
-    " %b::integer[], %b::integer[], %b::text[], %b::text[], %b::text[], %b::timestamptz[],"
-    " %b::text[], %b::text[]) AS written(n)"
+_MOVE_TYPES = (  # `update_one`'s parameters; see migration 4 in postgres_schema
+    "text", "integer", "text", "text", "integer", "integer", "text", "text", "text",
+    "timestamptz", "text", "text",
 )
 
 
@@ -54,9 +55,8 @@ class Statements:
     upsert: str
     update: str
     update_one: str
-    update_many: str
-    """`update_one` for several records at once (each at most once, in the order given): its
-    parameters transposed into arrays; selects the (1-based) positions of the rows written."""
+    move_notify: str
+    """The schema's procedure writing `update_one`'s rows and sending their notifications."""
     clear_history: str
     get: str
     version: str
@@ -86,7 +86,7 @@ class Statements:
             f" {returning}",
             update=f"WITH written AS ({change} {returning}",
             update_one=f"WITH written AS ({change} {returning_one}",
-            update_many=_MOVES.format(s=f'"{schema}"'),
+            move_notify=f'"{schema}".handoff_move_notify',
             clear_history=f"DELETE FROM {m} WHERE record_id = ANY(%s)",
             get=f"SELECT body FROM {r} WHERE record_id = %s",
             version=f"SELECT version FROM {r} WHERE record_id = %s",
@@ -105,6 +105,18 @@ class Statements:
             sql += " ORDER BY created_at, seq LIMIT %s OFFSET %s"
             params += [query.limit, query.offset]
         return sql, params
+
+    def moves(
+        self, rows: list[tuple[Any, ...]], *, channel: str, notes: list[str | None]
+    ) -> tuple[str, list[Any]]:
+        """`update_one` for several records at once (each at most once, in the order given) and
+        their notifications (`None`: none), as one call; it selects the (1-based) positions of
+        the rows written and whether their notifications went out. Each value is a parameter
+        of its own (an array parameter costs the client far more to encode); the statement has
+        `$n` placeholders (for a `psycopg.RawCursor`)."""
+        values = [value for column in zip(*rows, strict=True) for value in column]
+        values += [channel, "\n".join(note or "" for note in notes)]
+        return _call(self.move_notify, len(rows)), values
 
     def insert_of(self, record: HandoffRecord, body: str) -> tuple[str, tuple[Any, ...]]:
         """The statement adding `record` (none if its id exists) and its parameters."""
@@ -147,6 +159,18 @@ def _entry(record: HandoffRecord, position: int) -> tuple[Any, ...]:
         position, None if source is None else source.value, move.to.value, move.trigger,
         as_utc(move.at), move.reason, move.actor,
     )
+
+
+@lru_cache(maxsize=128)
+def _call(procedure: str, rows: int) -> str:
+    """`CALL procedure(...)` with one array of `rows` single-value parameters per column, in
+    PostgreSQL's own `$n` placeholders (psycopg parses no statement of more than 50 once)."""
+    arrays = ", ".join(
+        "ARRAY[" + ", ".join(f"${column * rows + n}::{kind}" for n in range(1, rows + 1)) + "]"
+        for column, kind in enumerate(_MOVE_TYPES)
+    )
+    last = len(_MOVE_TYPES) * rows
+    return f"CALL {procedure}({arrays}, ${last + 1}, ${last + 2})"
 
 
 def _where(query: RecordQuery) -> tuple[str, list[Any]]:

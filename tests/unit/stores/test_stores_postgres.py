@@ -110,6 +110,37 @@ def test_a_version_1_store_migrates_forward_and_backfills_history(
     assert history_rows(postgres_url) == {"h-1": as_rows(old)}
 
 
+def test_a_version_3_store_migrates_to_moves_that_notify_in_the_same_call(
+    postgres_url: str, record: MakeRecord
+) -> None:
+    schema = schema_of(postgres_url)
+    with admin(postgres_url) as conn:  # what an engine with migrations 1 to 3 left behind
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+        conn.execute(f'CREATE TABLE "{schema}".handoff_schema (version integer PRIMARY KEY,'
+                     " applied_at timestamptz NOT NULL DEFAULT now())")
+        for version, statements in MIGRATIONS[:3]:
+            conn.execute(statements.replace("{s}", f'"{schema}"').encode())
+            conn.execute(f'INSERT INTO "{schema}".handoff_schema (version) VALUES (%s)',
+                         (version,))
+    with PostgresStore(postgres_url) as store:
+        store.put_many([record(1)])
+        moved = record(1, version=2, status="accepted", history=[
+            *record(1).history,
+            {"from": "pending", "to": "accepted", "trigger": "accept",
+             "at": record(1).created_at, "actor": "b"},
+        ])
+        store.replace(moved, expected_version=1)
+        assert store.get("h-1") == moved
+    with admin(postgres_url) as conn:
+        routines = conn.execute(
+            "SELECT proname, prokind FROM pg_proc WHERE pronamespace = %s::regnamespace"
+            " ORDER BY proname", (f'"{schema}"',),
+        ).fetchall()
+    # version 3's function stays for replicas not yet upgraded in a rolling upgrade
+    assert routines == [("handoff_move_many", "f"), ("handoff_move_notify", "p")]
+    assert history_rows(postgres_url) == {"h-1": as_rows(moved)}
+
+
 def test_newer_and_foreign_schemas_are_refused(postgres_url: str) -> None:
     PostgresStore(postgres_url).close()
     schema = schema_of(postgres_url)
@@ -385,17 +416,45 @@ def test_a_notification_lost_with_its_connection_is_sent_again(
         announce = writer._group._announce
         assert announce is not None
 
-        def cut_then_announce(conn: Any, notes: list[str]) -> None:
+        def cut_then_announce(conn: Any, notes: list[str], sent: bool) -> None:
             """The connection dies between the commit and its notification."""
             assert terminate(postgres_url, writer.origin, "pool") >= 1
-            announce(conn, notes)
+            announce(conn, notes, sent)
 
         writer._group._announce = cut_then_announce
         started = time.monotonic()
-        writer.replace(record(1, version=2, status="accepted"), expected_version=1)
+        writer.add(record(2))
         assert time.monotonic() - started < 15  # not a wait for a pooled connection to free
         _until(lambda: len(seen) == 2)  # sent again on a new connection
-        assert seen[-1] == RecordChange("h-1", 2, seen[-1].status, remote=True)
-        assert seen[-1].status.value == "accepted"
+        assert seen[-1] == RecordChange("h-2", 1, record(2).status, remote=True)
         assert (writer._notifier.sent, writer._notifier.dropped) == (2, 0)
-        assert writer.get("h-1").version == 2  # the write was acknowledged and is durable
+        assert writer.get("h-2").version == 1  # the write was acknowledged and is durable
+
+
+def test_a_batch_of_moves_sends_its_notifications_with_its_commit_or_else_after_it(
+    postgres_url: str, record: MakeRecord
+) -> None:
+    with PostgresStore(postgres_url) as writer, PostgresStore(postgres_url) as reader:
+        seen: list[RecordChange] = []
+        reader.subscribe(seen.append)
+        writer.put_many([record(1)])
+        _until(lambda: len(seen) == 1)
+        sent = writer._notifier.sent
+        writer.replace(record(1, version=2, status="accepted"), expected_version=1)
+        _until(lambda: len(seen) == 2)  # sent by the call that wrote the move
+        assert seen[-1] == RecordChange("h-1", 2, seen[-1].status, remote=True)
+        assert writer._notifier.sent == sent + 1
+        moves = writer._group._many
+        (statement, many), = moves.items()
+
+        def unsendable(rows: list[Any], notes: list[str | None]) -> Any:
+            """The procedure's notifications fail (a channel name PostgreSQL refuses)."""
+            sql, params = many(rows, notes)
+            return sql, [*params[:-2], "", params[-1]]
+
+        moves[statement] = unsendable
+        writer.replace(record(1, version=3, status="completed"), expected_version=2)
+        _until(lambda: len(seen) == 3)  # the moves are durable; sent again from the client
+        assert seen[-1] == RecordChange("h-1", 3, seen[-1].status, remote=True)
+        assert (writer._notifier.sent, writer._notifier.dropped) == (sent + 2, 0)
+        assert writer.get("h-1").version == 3
