@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import struct
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,19 +55,52 @@ def _digest(member: str, key: tuple[int, ...], max_bytes: int) -> bytes:
     return hashlib.sha256(data).digest()
 
 
-def scan(
+@dataclass(slots=True)
+class Look:
+    """One look at every file of the set, kept so that the next look, told which files changed
+    (the watcher's reported paths), stats and reads only those. `where` maps each file's
+    absolute path to its position; `shared` is true when two files are one inode (a link):
+    a write through one name is then reported for that name only."""
+
+    names: list[str]
+    keys: list[tuple[int, ...]]
+    contents: list[bytes]
+    newest: float
+    shared: bool
+    where: dict[str, int] | None = None
+
+    def position(self, path: str) -> int | None:
+        """Where `path` (absolute, as the watcher reports it) is among the files."""
+        if self.where is None:
+            here = os.getcwd()
+            self.where = {os.path.join(here, name): n for n, name in enumerate(self.names)}
+        return self.where.get(path)
+
+    def state(self, cache: MemberCache | None) -> FileState:
+        """Hashes of this look (see `FileState`); tells `cache` the stat keys it took."""
+        names, keys = self.names, self.keys
+        listed = "\0".join(names).encode("utf-8", "surrogateescape") + b"\0\0"
+        content = hashlib.sha256(listed + b"".join(self.contents)).hexdigest()
+        stats = hashlib.sha256(listed + b"".join([_STAT.pack(*key) for key in keys])).hexdigest()
+        folders = tuple(Path(f) for f in sorted({n.rpartition(os.sep)[0] for n in names}))
+        if cache is not None:
+            pairs = zip(names, keys, strict=True)
+            cache.hint({name: None if key is _GONE else key for name, key in pairs})
+        return FileState(content, stats, self.newest, folders)
+
+
+def look(
     path: Path,
     *,
     max_bytes: int = DEFAULT_MAX_BYTES,
     digests: Digests | None = None,
     cache: MemberCache | None = None,
-) -> FileState:
+) -> Look:
     """Look at every file of the set rooted at `path` (an engine.yaml or its folder).
 
-    With `digests` (kept by the caller between scans), a file whose stat key is unchanged and
+    With `digests` (kept by the caller between looks), a file whose stat key is unchanged and
     was last written more than `RACY_S` before is not read again; with `cache`, the set's
-    listing is reused while its folders are unchanged. One pass of cheap steps per file, then
-    one hash of everything: 10,000 files cost tens of milliseconds.
+    listing is reused while its folders are unchanged. One pass of cheap steps per file.
     """
     names = [os.fspath(member) for member in set_members(path, max_bytes=max_bytes, cache=cache)]
     known = digests if digests is not None else {}
@@ -84,42 +119,64 @@ def scan(
         for gone in set(digests).difference(names):
             digests.pop(gone, None)
     changed = max((max(key[3], key[4]) for key in keys), default=0)
-    newest = max(changed, 0) / 1e9  # the time of the last write or rename
-    listed = "\0".join(names).encode("utf-8", "surrogateescape") + b"\0\0"
-    content = hashlib.sha256(listed + b"".join(contents)).hexdigest()
-    stats = hashlib.sha256(listed + b"".join([_STAT.pack(*key) for key in keys])).hexdigest()
-    folders = tuple(Path(folder) for folder in sorted({n.rpartition(os.sep)[0] for n in names}))
-    if cache is not None:
-        pairs = zip(names, keys, strict=True)
-        cache.hint({name: None if key is _GONE else key for name, key in pairs})
-    return FileState(content, stats, newest, folders)
+    inodes = {key[:2] for key in keys if key is not _GONE}
+    shared = len(inodes) != sum(key is not _GONE for key in keys)
+    return Look(names, keys, contents, max(changed, 0) / 1e9, shared)
 
 
-def settle(
+def look_again(
+    last: Look, changed: Iterable[str], *, max_bytes: int = DEFAULT_MAX_BYTES
+) -> Look | None:
+    """`last` with only the `changed` files stat-ed and read again, or None when that is not
+    enough to know the set (a look at every file is needed): a path that is no file of the
+    set, the root file (its includes may differ), a file gone or no longer a regular file,
+    or files that are one inode under two names."""
+    if last.shared:
+        return None
+    keys, contents, newest = list(last.keys), list(last.contents), last.newest
+    for path in changed:
+        position = last.position(path)
+        if not position:  # None: not a file of the set; 0: the root file
+            return None
+        name = last.names[position]
+        try:
+            info = os.stat(name)
+        except (OSError, ValueError):
+            return None
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+        keys[position], contents[position] = key, _digest(name, key, max_bytes)
+        newest = max(newest, max(key[3], key[4]) / 1e9)
+    inodes = {key[:2] for key in keys}
+    if len(inodes) != len(keys):
+        return None
+    return Look(last.names, keys, contents, newest, False, last.where)
+
+
+def scan(
     path: Path,
-    quiet_s: float,
     *,
-    deadline: float,
-    first: FileState | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
     digests: Digests | None = None,
     cache: MemberCache | None = None,
-) -> FileState | None:
-    """The state of the set once no file changed for `quiet_s` seconds, or None if it was
-    still changing at `deadline` (a `time.monotonic()` value).
+) -> FileState:
+    """The state of every file of the set rooted at `path` (see `look`): 10,000 files cost
+    tens of milliseconds."""
+    return look(path, max_bytes=max_bytes, digests=digests, cache=cache).state(cache)
 
-    The quiet time is read from the files' own times, so a set untouched for longer costs one
-    look; a time in the future (clock skew) is never trusted beyond one full quiet period.
+
+def wait_quiet(state: FileState, quiet_s: float, *, deadline: float) -> bool:
+    """Sleep until no file of `state` changed for `quiet_s` seconds; False (without sleeping)
+    when that would pass `deadline` (a `time.monotonic()` value).
+
+    The quiet time is read from the files' own times, so a set untouched for longer never
+    waits; a time in the future (clock skew) is never trusted beyond one full quiet period.
     """
-    state = first or scan(path, max_bytes=max_bytes, digests=digests, cache=cache)
-    while True:
-        wait = min(quiet_s - (time.time() - state.newest), quiet_s)
-        if wait <= 0:
-            return state
-        if time.monotonic() + wait > deadline:
-            return None
-        time.sleep(wait)
-        again = scan(path, max_bytes=max_bytes, digests=digests, cache=cache)
-        if again.stats == state.stats:
-            return again
-        state = again
+    wait = min(quiet_s - (time.time() - state.newest), quiet_s)
+    if wait <= 0:
+        return True
+    if time.monotonic() + wait > deadline:
+        return False
+    time.sleep(wait)
+    return True
