@@ -135,6 +135,11 @@ class MemberCache:
     """Stat keys of every file of the set, taken by a look at the whole set (hot reload's scan)
     just before a load: that load uses them instead of statting every file (and checking the
     listing) again. Taken once; a file changed since is caught by the look after the load."""
+    contents: dict[str, bytes] | None = None
+    """The content hash of every file, taken with `hints`: a file whose hash equals that of
+    the last load's member there is that member, without a stat or a read."""
+    last: tuple[Any, tuple[int, int], list[Member]] | None = None
+    """The last load's listing of included files, its caps and its members, in order."""
     last_checked: tuple[object, ...] | None = None
     """The listing key whose folders were compared last."""
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -154,14 +159,42 @@ class MemberCache:
             self.last_checked = key
         return found[1]
 
-    def hint(self, stats: dict[str, tuple[int, ...] | None]) -> None:
-        """Stat keys a look at the whole set just took, for the next load (see `hints`)."""
-        self.hints = stats
+    def hint(
+        self, stats: dict[str, tuple[int, ...] | None], contents: dict[str, bytes] | None = None
+    ) -> None:
+        """Stat keys (and content hashes) a look at the whole set just took, for the next load
+        (see `hints`)."""
+        self.hints, self.contents = stats, contents
 
-    def take_hints(self) -> dict[str, tuple[int, ...] | None] | None:
-        """The hints of the last look, once."""
-        hints, self.hints = self.hints, None
-        return hints
+    def take_hints(self) -> tuple[dict[str, tuple[int, ...] | None], dict[str, bytes]] | None:
+        """The stat keys and content hashes of the last look, once."""
+        hints, contents, self.hints, self.contents = self.hints, self.contents, None, None
+        return None if hints is None else (hints, contents or {})
+
+    def last_members(self, listed: Any, caps: tuple[int, int]) -> list[Member] | None:
+        """The last load's members when it loaded this very listing with these caps."""
+        last = self.last
+        return last[2] if last is not None and last[0] is listed and last[1] == caps else None
+
+    def loaded(
+        self, listed: Any, caps: tuple[int, int], members: list[Member],
+        dropped: list[Member] | None,
+    ) -> None:
+        """Remember a load's members; forget what it `dropped` (the last load's members it
+        replaced), or, when it did not say (None), everything it did not use."""
+        self.last = (listed, caps, members)
+        if dropped is None:
+            self.retain()
+            return
+        with self.lock:
+            for member in dropped:
+                key = (member.kind, member.file, member.digest, caps)
+                if key not in self.used:
+                    self.entries.pop(key, None)
+                seen = self.stats.get((member.kind, member.file, caps))
+                if seen is not None and seen[1] is member:
+                    del self.stats[(member.kind, member.file, caps)]
+            self.used = set()
 
     def keep_listing(self, key: tuple[object, ...], paths: list[Any], listing: Any) -> None:
         """Keep `listing` (None: it cannot be kept) for `key`; the last one is forgotten

@@ -118,23 +118,33 @@ def _members(
     caps: Caps,
     cache: MemberCache | None,
     progress: Progress | None = None,
-    hints: dict[str, tuple[int, ...] | None] | None = None,
+    hints: tuple[dict[str, tuple[int, ...] | None], dict[str, bytes]] | None = None,
 ) -> list[Member]:
     """Every included file through read, parse, validate and (agents) build, from `cache`
-    when its content was seen before (`hints`: stat keys just taken, see `MemberCache`)."""
+    when its content was seen before (`hints`: stat keys and content hashes just taken, see
+    `MemberCache`): a file whose hash is that of the last load's member is that member."""
     limits = (caps.max_bytes, caps.max_nodes)
-    stats = hints or {}
-    members = []
+    stats, contents = hints or ({}, {})
+    last = cache.last_members(included, limits) if cache is not None and contents else None
+    members, dropped = [], []
     for done, item in enumerate(included):
         if progress is not None and done % 100 == 0:
             progress(done, len(included))
+        kept = last[done] if last is not None else None
+        if kept is not None and kept.digest is not None and kept.digest == contents.get(
+            str(item.path)
+        ):
+            members.append(kept)
+            continue
         members.append(read_member(
             item.kind, item.path, item.file, item.relative, caps=limits,
             build=_builder(item.kind), own_issues=OWN_ISSUES[item.kind], cache=cache,
             known_stat=stats.get(str(item.path)),
         ))
+        if kept is not None:
+            dropped.append(kept)
     if cache is not None:
-        cache.retain()
+        cache.loaded(included, limits, members, dropped if last is not None else None)
     return members
 
 
