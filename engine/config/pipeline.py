@@ -10,11 +10,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path, PurePath
 
 from pydantic import ValidationError
 
-from engine.config.build import Built, RuleMemo, build_agent, build_config
+from engine.config.build import Built, Locator, RuleMemo, build_agent, build_config
 from engine.config.codes import issue
 from engine.config.document import read_document
 from engine.config.examples_check import contradicting_examples
@@ -30,6 +31,7 @@ from engine.config.link import Gaps, LinkMemo, link_config
 from engine.config.members import Member, MemberCache, read_member
 from engine.config.models import AgentSpec
 from engine.config.parse import MAX_NODES
+from engine.config.patch import Base, patched
 from engine.config.payloads import OWN_ISSUES
 from engine.config.positions import Document
 from engine.config.read import DEFAULT_MAX_BYTES, Source
@@ -194,8 +196,13 @@ def _load_set(
         return None, issues
     members = _members(included, caps, cache, progress, hints)
     issues += [found for member in members for found in member.issues]
-    files = (display, *(item.file for item in included))
     memos = cache.memos if cache is not None else {}
+    version = partial(_version, engine_path.name, source, members)
+    done = patched(memos.get("base"), listed, members, version=version,
+                   topology=memos.get("topology")) if cache is not None else None
+    if done is not None and cache is not None:
+        return _keep(cache, listed, members, *done)
+    files = (display, *(item.file for item in included))
     rules_memo: RuleMemo | None = memos.setdefault("rules", {}) if cache is not None else None
     try:
         config, locator, found = build_config(
@@ -212,12 +219,26 @@ def _load_set(
         return None, sorted(issues, key=sort_key)
     graph = memos.setdefault("topology", TopologyMemo()) if cache is not None else None
     warnings = tuple(sorted([*issues, *agent_warnings(config, locator, memo=graph)], key=sort_key))
-    digests = [(m.relative, m.digest or b"") for m in members]
-    version = content_version([(engine_path.name, hashlib.sha256(source.raw).digest()), *digests])
     previous = cache.snapshot if cache is not None else None
     snapshot = compile_snapshot(
-        config, version=version, root=display, warnings=warnings, previous=previous
+        config, version=version(), root=display, warnings=warnings, previous=previous
     )
     if cache is not None:
-        cache.snapshot = snapshot
+        return _keep(cache, listed, members, snapshot, locator)
     return snapshot, list(warnings)
+
+
+def _version(name: str, source: Source, members: list[Member]) -> str:
+    """The version of a set: its root file's name and content, its members' names and hashes."""
+    digests = [(m.relative, m.digest or b"") for m in members]
+    return content_version([(name, hashlib.sha256(source.raw).digest()), *digests])
+
+
+def _keep(
+    cache: MemberCache, listed: SetFiles, members: list[Member], snapshot: Snapshot,
+    locator: Locator,
+) -> tuple[Snapshot, list[Issue]]:
+    """Keep a good build for the next one to share with, or to patch (see `patched`)."""
+    cache.snapshot = snapshot
+    cache.memos["base"] = Base(listed, members, locator, snapshot)
+    return snapshot, list(snapshot.warnings)

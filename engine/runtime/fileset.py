@@ -85,8 +85,8 @@ class Look:
         folders = tuple(Path(f) for f in sorted({n.rpartition(os.sep)[0] for n in names}))
         if cache is not None:
             pairs = zip(names, keys, strict=True)
-            stats = {name: None if key is _GONE else key for name, key in pairs}
-            cache.hint(stats, dict(zip(names, self.contents, strict=True)))
+            known = {name: None if key is _GONE else key for name, key in pairs}
+            cache.hint(known, dict(zip(names, self.contents, strict=True)))
         return FileState(content, stats, self.newest, folders)
 
 

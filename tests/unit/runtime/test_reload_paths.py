@@ -152,3 +152,39 @@ def test_an_unreported_change_waits_for_a_full_look(config_folder: Any) -> None:
     assert "Edited." not in reloader.current.agents["concierge"].description
     assert reloader.reload().outcome == "applied"
     _assert_like_cold(reloader, folder)
+
+
+def test_an_edit_that_keeps_the_set_facts_shares_the_rest_of_the_last_build(
+    config_folder: Any,
+) -> None:
+    """Only the edited agent is new: the indexes, tables and other agents are the last
+    build's own objects (the build was patched, not redone)."""
+    folder = config_folder.path
+    reloader = Reloader(folder)
+    before = reloader.current
+    changed = _edit(folder, *EDITS["description"])
+    assert reloader.reload(changed={changed}).outcome == "applied"
+    after = reloader.current
+    assert after.agents["fraud_agent"] is not before.agents["fraud_agent"]
+    assert all(after.agents[name] is agent for name, agent in before.agents.items()
+               if name != "fraud_agent")
+    assert after.tables is before.tables and after.keyword_index is before.keyword_index
+    _assert_like_cold(reloader, folder)
+
+
+def test_a_patched_build_moves_the_warnings_of_the_edited_file(config_folder: Any) -> None:
+    """A warning located in the edited file follows its lines, as a cold load finds it."""
+    folder = config_folder.path
+    reloader = Reloader(folder)
+    changed = _edit(folder, *EDITS["peers"])  # card_recommendation: a dead end
+    assert reloader.reload(changed={changed}).outcome == "applied"
+    warned = [found for found in reloader.current.warnings if found.code == "dead-end-agent"]
+    assert warned and warned[0].file.endswith("card_recommendation.yaml")
+    _edit(folder, EDITS["peers"][0], "name: card_recommendation",
+          "# Cards.\nname: card_recommendation")  # one line more above the warning
+    before = reloader.current
+    assert reloader.reload(changed={changed}).outcome == "applied"
+    assert reloader.current.tables is before.tables  # patched
+    moved = [found for found in reloader.current.warnings if found.code == "dead-end-agent"]
+    assert moved[0].line == warned[0].line + 1
+    _assert_like_cold(reloader, folder)
