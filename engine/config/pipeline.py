@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path, PurePath
+from typing import cast
 
 from pydantic import ValidationError
 
@@ -31,7 +32,7 @@ from engine.config.link import Gaps, LinkMemo, link_config
 from engine.config.members import Member, MemberCache, read_member
 from engine.config.models import AgentSpec
 from engine.config.parse import MAX_NODES
-from engine.config.patch import Base, patched
+from engine.config.patch import Base, VersionMemo, patched
 from engine.config.payloads import OWN_ISSUES
 from engine.config.positions import Document
 from engine.config.read import DEFAULT_MAX_BYTES, Source
@@ -128,26 +129,25 @@ def _members(
     limits = (caps.max_bytes, caps.max_nodes)
     stats, contents = hints or ({}, {})
     last = cache.last_members(included, limits) if cache is not None and contents else None
-    members, dropped = [], []
-    for done, item in enumerate(included):
+    members: list[Member | None] = list(last) if last is not None else [None] * len(included)
+    redo = range(len(included)) if last is None else [
+        n for n, (member, item) in enumerate(zip(last, included, strict=True))
+        if member.digest is None or member.digest != contents.get(str(item.path))
+    ]
+    for done, n in enumerate(redo):
         if progress is not None and done % 100 == 0:
-            progress(done, len(included))
-        kept = last[done] if last is not None else None
-        if kept is not None and kept.digest is not None and kept.digest == contents.get(
-            str(item.path)
-        ):
-            members.append(kept)
-            continue
-        members.append(read_member(
+            progress(done, len(redo))
+        item = included[n]
+        members[n] = read_member(
             item.kind, item.path, item.file, item.relative, caps=limits,
             build=_builder(item.kind), own_issues=OWN_ISSUES[item.kind], cache=cache,
             known_stat=stats.get(str(item.path)),
-        ))
-        if kept is not None:
-            dropped.append(kept)
+        )
+    found = cast(list[Member], members)
     if cache is not None:
-        cache.loaded(included, limits, members, dropped if last is not None else None)
-    return members
+        dropped = None if last is None else [last[n] for n in redo]
+        cache.loaded(included, limits, found, dropped)
+    return found
 
 
 def _builder(kind: str) -> Callable[[Document], AgentSpec] | None:
@@ -197,7 +197,8 @@ def _load_set(
     members = _members(included, caps, cache, progress, hints)
     issues += [found for member in members for found in member.issues]
     memos = cache.memos if cache is not None else {}
-    version = partial(_version, engine_path.name, source, members)
+    memo = memos.setdefault("version", VersionMemo()) if cache is not None else None
+    version = partial(_version, engine_path.name, source, members, listed, memo)
     done = patched(memos.get("base"), listed, members, version=version,
                    topology=memos.get("topology")) if cache is not None else None
     if done is not None and cache is not None:
@@ -228,10 +229,14 @@ def _load_set(
     return snapshot, list(warnings)
 
 
-def _version(name: str, source: Source, members: list[Member]) -> str:
+def _version(
+    name: str, source: Source, members: list[Member], listed: SetFiles, memo: VersionMemo | None
+) -> str:
     """The version of a set: its root file's name and content, its members' names and hashes."""
-    digests = [(m.relative, m.digest or b"") for m in members]
-    return content_version([(name, hashlib.sha256(source.raw).digest()), *digests])
+    root = hashlib.sha256(source.raw).digest()
+    if memo is not None:
+        return memo.version(listed, name, root, members)
+    return content_version([(name, root), *((m.relative, m.digest or b"") for m in members)])
 
 
 def _keep(

@@ -56,18 +56,19 @@ def _digest(member: str, key: tuple[int, ...], max_bytes: int) -> bytes:
 
 
 @dataclass(slots=True)
-class Look:
-    """One look at every file of the set, kept so that the next look, told which files changed
-    (the watcher's reported paths), stats and reads only those. `where` maps each file's
-    absolute path to its position; `shared` is true when two files are one inode (a link):
-    a write through one name is then reported for that name only."""
+class _Names:
+    """The files of one listing and what their names alone give, shared by the looks at it."""
 
     names: list[str]
-    keys: list[tuple[int, ...]]
-    contents: list[bytes]
-    newest: float
-    shared: bool
+    listed: bytes
+    folders: tuple[Path, ...]
     where: dict[str, int] | None = None
+
+    @classmethod
+    def of(cls, names: list[str]) -> _Names:
+        listed = "\0".join(names).encode("utf-8", "surrogateescape") + b"\0\0"
+        folders = tuple(Path(f) for f in sorted({n.rpartition(os.sep)[0] for n in names}))
+        return cls(names, listed, folders)
 
     def position(self, path: str) -> int | None:
         """Where `path` (absolute, as the watcher reports it) is among the files."""
@@ -76,18 +77,37 @@ class Look:
             self.where = {os.path.join(here, name): n for n, name in enumerate(self.names)}
         return self.where.get(path)
 
+
+@dataclass(slots=True)
+class Look:
+    """One look at every file of the set, kept so that the next look, told which files changed
+    (the watcher's reported paths), stats and reads only those: stat keys (and packed),
+    content hashes, both by name for the member cache, and the files' inodes (two files
+    that are one inode, a link, are `shared`: a write through one name is reported for that
+    name only)."""
+
+    files: _Names
+    keys: list[tuple[int, ...]]
+    packed: list[bytes]
+    contents: list[bytes]
+    known: dict[str, tuple[int, ...] | None]
+    hashes: dict[str, bytes]
+    inodes: set[tuple[int, ...]]
+    newest: float
+    shared: bool
+
+    @property
+    def names(self) -> list[str]:
+        return self.files.names
+
     def state(self, cache: MemberCache | None) -> FileState:
-        """Hashes of this look (see `FileState`); tells `cache` the stat keys it took."""
-        names, keys = self.names, self.keys
-        listed = "\0".join(names).encode("utf-8", "surrogateescape") + b"\0\0"
+        """Hashes of this look (see `FileState`); gives `cache` the stat keys and hashes."""
+        listed = self.files.listed
         content = hashlib.sha256(listed + b"".join(self.contents)).hexdigest()
-        stats = hashlib.sha256(listed + b"".join([_STAT.pack(*key) for key in keys])).hexdigest()
-        folders = tuple(Path(f) for f in sorted({n.rpartition(os.sep)[0] for n in names}))
+        stats = hashlib.sha256(listed + b"".join(self.packed)).hexdigest()
         if cache is not None:
-            pairs = zip(names, keys, strict=True)
-            known = {name: None if key is _GONE else key for name, key in pairs}
-            cache.hint(known, dict(zip(names, self.contents, strict=True)))
-        return FileState(content, stats, self.newest, folders)
+            cache.hint(self.known, self.hashes)
+        return FileState(content, stats, self.newest, self.files.folders)
 
 
 def look(
@@ -122,7 +142,11 @@ def look(
     changed = max((max(key[3], key[4]) for key in keys), default=0)
     inodes = {key[:2] for key in keys if key is not _GONE}
     shared = len(inodes) != sum(key is not _GONE for key in keys)
-    return Look(names, keys, contents, max(changed, 0) / 1e9, shared)
+    stats = {name: None if key is _GONE else key for name, key in zip(names, keys, strict=True)}
+    return Look(
+        _Names.of(names), keys, [_STAT.pack(*key) for key in keys], contents, stats,
+        dict(zip(names, contents, strict=True)), inodes, max(changed, 0) / 1e9, shared,
+    )
 
 
 def look_again(
@@ -134,9 +158,10 @@ def look_again(
     or files that are one inode under two names."""
     if last.shared:
         return None
-    keys, contents, newest = list(last.keys), list(last.contents), last.newest
+    again = Look(last.files, list(last.keys), list(last.packed), list(last.contents),
+                 dict(last.known), dict(last.hashes), set(last.inodes), last.newest, False)
     for path in changed:
-        position = last.position(path)
+        position = last.files.position(path)
         if not position:  # None: not a file of the set; 0: the root file
             return None
         name = last.names[position]
@@ -144,15 +169,17 @@ def look_again(
             info = os.stat(name)
         except (OSError, ValueError):
             return None
-        if not stat.S_ISREG(info.st_mode):
-            return None
         key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
-        keys[position], contents[position] = key, _digest(name, key, max_bytes)
-        newest = max(newest, max(key[3], key[4]) / 1e9)
-    inodes = {key[:2] for key in keys}
-    if len(inodes) != len(keys):
-        return None
-    return Look(last.names, keys, contents, newest, False, last.where)
+        again.inodes.discard(again.keys[position][:2])
+        if not stat.S_ISREG(info.st_mode) or key[:2] in again.inodes:
+            return None
+        again.inodes.add(key[:2])
+        digest = _digest(name, key, max_bytes)
+        again.keys[position], again.packed[position] = key, _STAT.pack(*key)
+        again.contents[position] = again.hashes[name] = digest
+        again.known[name] = key
+        again.newest = max(again.newest, max(key[3], key[4]) / 1e9)
+    return again
 
 
 def scan(
