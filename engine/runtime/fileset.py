@@ -39,13 +39,22 @@ _STAT = struct.Struct("<QQqqq")
 _GONE = (0, 0, -1, -1, -1)
 
 
-def _stat_key(path: str) -> tuple[int, ...]:
-    """(device, inode, size, mtime ns, ctime ns); `_GONE` when there is nothing to stat."""
-    try:
-        info = os.stat(path)
-    except (OSError, ValueError):
-        return _GONE
-    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
+def _keys(paths: list[str]) -> tuple[list[tuple[int, ...]], bool]:
+    """The stat keys of `paths` (of what a link leads to), and whether any is a link: one
+    system call per file that is no link."""
+    keys: list[tuple[int, ...]] = []
+    linked = False
+    for path in paths:
+        try:
+            info = os.lstat(path)
+            if stat.S_ISLNK(info.st_mode):
+                linked = True
+                info = os.stat(path)
+        except (OSError, ValueError):
+            keys.append(_GONE)
+            continue
+        keys.append((info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns))
+    return keys, linked
 
 
 def _digest(member: str, key: tuple[int, ...], max_bytes: int) -> bytes:
@@ -82,9 +91,9 @@ class _Names:
 class Look:
     """One look at every file of the set, kept so that the next look, told which files changed
     (the watcher's reported paths), stats and reads only those: stat keys (and packed),
-    content hashes, both by name for the member cache, and the files' inodes (two files
-    that are one inode, a link, are `shared`: a write through one name is reported for that
-    name only)."""
+    content hashes, both by name for the member cache, and the files' inodes. `shared`: two
+    files are one inode, or a file is a symbolic link; a write is then reported for one name
+    only (the other file's, or the link target's)."""
 
     files: _Names
     keys: list[tuple[int, ...]]
@@ -126,7 +135,7 @@ def look(
     names = [os.fspath(member) for member in set_members(path, max_bytes=max_bytes, cache=cache)]
     known = digests if digests is not None else {}
     settled = (time.time() - RACY_S) * 1e9
-    keys = [_stat_key(name) for name in names]
+    keys, linked = _keys(names)
     contents = []
     for name, key in zip(names, keys, strict=True):
         seen = known.get(name)
@@ -141,7 +150,7 @@ def look(
             digests.pop(gone, None)
     changed = max((max(key[3], key[4]) for key in keys), default=0)
     inodes = {key[:2] for key in keys if key is not _GONE}
-    shared = len(inodes) != sum(key is not _GONE for key in keys)
+    shared = linked or len(inodes) != sum(key is not _GONE for key in keys)
     stats = {name: None if key is _GONE else key for name, key in zip(names, keys, strict=True)}
     return Look(
         _Names.of(names), keys, [_STAT.pack(*key) for key in keys], contents, stats,
@@ -153,15 +162,18 @@ def look_again(
     last: Look, changed: Iterable[str], *, max_bytes: int = DEFAULT_MAX_BYTES
 ) -> Look | None:
     """`last` with only the `changed` files stat-ed and read again, or None when that is not
-    enough to know the set (a look at every file is needed): a path that is no file of the
-    set, the root file (its includes may differ), a file gone or no longer a regular file,
-    or files that are one inode under two names."""
+    enough to know the set (a look at every file is needed): a path that exists and is no file
+    of the set (it may be one now), the root file (its includes may differ), a file gone or no
+    longer a regular file, or files that are `shared`. A changed path that exists no more
+    and was no file of the set (an editor's temporary file) changes nothing the set holds."""
     if last.shared:
         return None
     again = Look(last.files, list(last.keys), list(last.packed), list(last.contents),
                  dict(last.known), dict(last.hashes), set(last.inodes), last.newest, False)
     for path in changed:
         position = last.files.position(path)
+        if position is None and not os.path.lexists(path):
+            continue  # gone and no file of the set: a temporary file renamed over one
         if not position:  # None: not a file of the set; 0: the root file
             return None
         name = last.names[position]

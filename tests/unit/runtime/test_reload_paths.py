@@ -15,6 +15,7 @@ from engine.config.loader import load_config
 from engine.errors import ConfigError
 from engine.runtime.fileset import look, look_again
 from engine.runtime.reload import Reloader
+from engine.runtime.watch import ConfigWatcher, WatchOptions
 
 AGENT = "agents/concierge.yaml"
 EDITS: dict[str, tuple[str, str, str]] = {
@@ -110,10 +111,12 @@ def test_a_broken_file_is_rejected_and_the_last_good_config_keeps_serving(
 
 
 def test_a_reported_edit_looks_at_that_file_only(config_folder: Any) -> None:
+    """The save's temporary file is reported too; it is gone and was no file of the set."""
     folder = config_folder.path
     first = look(folder)
     changed = _edit(folder, AGENT, "description:", "description: Edited.")
-    again = look_again(first, [changed])
+    temporary = str((folder / "agents" / ".concierge.yaml.tmp").resolve())
+    again = look_again(first, [temporary, changed])
     assert again is not None
     assert again.contents == look(folder).contents
     assert [n for n, digest in enumerate(again.contents) if digest != first.contents[n]] == [
@@ -125,6 +128,7 @@ def test_paths_that_do_not_tell_the_whole_set_ask_for_a_full_look(config_folder:
     folder = config_folder.path
     first = look(folder)
     assert look_again(first, [str((folder / "engine.yaml").resolve())]) is None
+    (folder / "agents" / "new.yaml").write_text("name: new\n", encoding="utf-8")
     assert look_again(first, [str((folder / "agents" / "new.yaml").resolve())]) is None
     assert look_again(first, [str((folder / "cases.yaml").resolve())]) is None  # not included
     (folder / AGENT).unlink()
@@ -134,11 +138,22 @@ def test_paths_that_do_not_tell_the_whole_set_ask_for_a_full_look(config_folder:
 def test_files_linked_under_two_names_ask_for_a_full_look(config_folder: Any) -> None:
     """A write through one name is reported for that name only: the other must be looked at."""
     folder = config_folder.path
-    linked = folder / "agents" / "concierge_too.yaml"
-    os.link(folder / AGENT, linked)
+    os.link(folder / AGENT, folder / "agents" / "concierge_too.yaml")
     first = look(folder)
     assert first.shared
     assert look_again(first, [str((folder / AGENT).resolve())]) is None
+
+
+def test_a_symbolic_link_in_the_set_asks_for_a_full_look(config_folder: Any) -> None:
+    """A write to a link's target is reported for the target, which may be gone by then."""
+    folder = config_folder.path
+    target = folder / "agents" / "concierge.real"
+    (folder / AGENT).rename(target)
+    os.symlink(target.name, folder / AGENT)
+    first = look(folder)
+    assert first.shared
+    target.unlink()
+    assert look_again(first, [str(target.resolve())]) is None
 
 
 def test_an_unreported_change_waits_for_a_full_look(config_folder: Any) -> None:
@@ -188,3 +203,23 @@ def test_a_patched_build_moves_the_warnings_of_the_edited_file(config_folder: An
     moved = [found for found in reloader.current.warnings if found.code == "dead-end-agent"]
     assert moved[0].line == warned[0].line + 1
     _assert_like_cold(reloader, folder)
+
+
+def test_the_watcher_serves_what_a_cold_load_gives(config_folder: Any, wait_for: Any) -> None:
+    """End to end, events only: each edit reaches serving equal to a cold load."""
+    folder = config_folder.path
+    reloader = Reloader(folder)
+    options = WatchOptions(debounce_ms=20, tick_ms=50, poll_interval_s=None, settle_ms=20)
+    with ConfigWatcher(reloader, options=options) as watcher:
+        wait_for(watcher.ready.is_set, "the watch to start")
+        for kind in ("description", "trigger", "peers"):
+            applied = reloader.stats.applied
+            _edit(folder, *EDITS[kind])
+            wait_for(lambda: reloader.stats.applied > applied, f"the {kind} edit")  # noqa: B023
+            _assert_like_cold(reloader, folder)
+        serving, rejected = reloader.current, reloader.stats.rejected
+        _edit(folder, AGENT, "name: concierge", "name: [concierge")
+        wait_for(lambda: reloader.stats.rejected > rejected, "the rejection")
+        assert reloader.current is serving and not reloader.stats.last_ok
+        with pytest.raises(ConfigError):
+            load_config(folder)
