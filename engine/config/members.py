@@ -8,7 +8,6 @@ file. It never looks at another file: cross-file checks belong to the link stage
 from __future__ import annotations
 
 import hashlib
-import os
 import threading
 import time
 from collections.abc import Callable
@@ -20,8 +19,9 @@ from engine.config.build import LEGACY_TRIGGER
 from engine.config.models import AgentSpec
 from engine.config.parse import MAX_ALIAS_NODES, MAX_DEPTH, parse_text, positions_of
 from engine.config.positions import Document, PathKey, Position, json_path
-from engine.config.read import DEFAULT_MAX_BYTES, Source, read_source
+from engine.config.read import Source, read_source
 from engine.config.schemas import SCHEMA_BY_KIND
+from engine.config.signature import RACY_S, signatures, stat_key
 from engine.config.validate import validate_document
 from engine.issues import Issue
 
@@ -68,48 +68,6 @@ def _declared(kind: str, data: Any, issues: list[Issue]) -> frozenset[str] | Non
     if any(found.json_path in at_names and found.code == "schema" for found in issues):
         return None  # a malformed name (the schema's propertyNames)
     return frozenset(str(name) for name in names)
-
-
-RACY_S = 2.0
-"""A file written this close to when it was read may change again within its timestamp's
-granularity without its stat changing: such a file is always read again (git's racy rule)."""
-
-
-def stat_key(path: Any) -> tuple[int, ...] | None:
-    """What changes whenever a file is written or replaced: device, inode, size, times."""
-    try:
-        info = os.stat(path)
-    except (OSError, ValueError):
-        return None
-    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
-
-
-def signature(path: str) -> object:
-    """What changes whenever the listing of a folder or the content of a file at `path` may:
-    a folder's entries (name, whether a folder, and for a link its inode: a replaced link may
-    lead elsewhere; a file saved by rename keeps its entry), a file's stat key and, when it was
-    written too recently for its timestamps to tell two writes apart (`RACY_S`), its hash."""
-    try:
-        if os.path.isdir(path):
-            with os.scandir(path) as entries:
-                return frozenset((entry.name, entry.is_dir(follow_symlinks=False),
-                                  entry.inode() if entry.is_symlink() else 0)
-                                 for entry in entries)
-    except OSError:
-        return None
-    stat = stat_key(path)
-    if stat is None or max(stat[3], stat[4]) < (time.time() - RACY_S) * 1e9:
-        return stat
-    try:
-        with open(path, "rb") as handle:
-            return stat, hashlib.sha256(handle.read(DEFAULT_MAX_BYTES + 1)).digest()
-    except OSError:
-        return None
-
-
-def signatures(paths: Any) -> tuple[object, ...]:
-    """(path, signature, path, signature, ...) for `paths`."""
-    return tuple(item for path in paths for item in (path, signature(path)))
 
 
 @dataclass(slots=True)

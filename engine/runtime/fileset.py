@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.config.loader import set_members
-from engine.config.members import RACY_S, MemberCache
+from engine.config.members import MemberCache
 from engine.config.read import DEFAULT_MAX_BYTES, read_bytes
+from engine.config.signature import RACY_S
 
 
 @dataclass(frozen=True, slots=True)
