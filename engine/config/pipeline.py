@@ -199,10 +199,8 @@ def _load_set(
     memos = cache.memos if cache is not None else {}
     memo = memos.setdefault("version", VersionMemo()) if cache is not None else None
     version = partial(_version, engine_path.name, source, members, listed, memo)
-    done = patched(memos.get("base"), listed, members, version=version,
-                   topology=memos.get("topology")) if cache is not None else None
-    if done is not None and cache is not None:
-        return _keep(cache, listed, members, *done)
+    if (done := _patched(cache, listed, members, version)) is not None:
+        return done
     files = (display, *(item.file for item in included))
     rules_memo: RuleMemo | None = memos.setdefault("rules", {}) if cache is not None else None
     try:
@@ -237,6 +235,19 @@ def _version(
     if memo is not None:
         return memo.version(listed, name, root, members)
     return content_version([(name, root), *((m.relative, m.digest or b"") for m in members)])
+
+
+def _patched(
+    cache: MemberCache | None, listed: SetFiles, members: list[Member], version: Callable[[], str]
+) -> tuple[Snapshot, list[Issue]] | None:
+    """The last good build with this load's replaced agents, when that is all the load changed
+    (see `patched`)."""
+    if cache is None:
+        return None
+    memos = cache.memos
+    done = patched(memos.get("base"), listed, members, version=version,
+                   topology=memos.get("topology"))
+    return None if done is None else _keep(cache, listed, members, *done)
 
 
 def _keep(

@@ -28,9 +28,10 @@ log = logging.getLogger("engine.watch")
 @dataclass(frozen=True, slots=True)
 class WatchOptions:
     """`debounce_ms`: quiet time that ends a burst of change events; `max_delay_ms`: a burst
-    that never goes quiet is still looked at this often. `settle_ms`: the set's files must be
-    unchanged this long before a build is swapped in (a half-written file is never served if
-    its writer pauses for less; save atomically to be safe at any speed). `poll_interval_s`:
+    that never goes quiet is still looked at this often. `settle_ms`: the files a reload looks
+    at must be unchanged this long before its build (made meanwhile) is swapped in (a
+    half-written file is never served if its writer pauses for less; save atomically to be
+    safe at any speed). `poll_interval_s`:
     also compare the files' fingerprint this often without events (None: only on events).
     `tick_ms`: how often the watcher wakes to check for stop, poll and folder replacement."""
 
