@@ -50,20 +50,35 @@ def _part(item: Any) -> tuple[Any, ...] | int:
 
 
 def _share(frozen: Any) -> Any:
-    """The remembered container equal to `frozen`, else `frozen` (then remembered). A part
-    holding something that cannot be hashed (data built in Python) is never shared."""
-    identity = _identity(frozen)
+    """The remembered container equal to `frozen`, else `frozen` (then remembered)."""
+    return shared(frozen, _identity(frozen), _identity)
+
+
+def shared(value: Any, identity: tuple[Any, ...], identify: Any) -> Any:
+    """The remembered object whose `identify(object)` equals `identity`, else `value` (then
+    remembered). An identity holding something that cannot be hashed (data built in
+    Python) is never shared."""
     try:
         code = hash(identity)
     except TypeError:
-        return frozen
+        return value
     found = _shared.get(code)
-    if found is not None and type(found) is type(frozen) and _identity(found) == identity:
+    if found is not None and type(found) is type(value) and identify(found) == identity:
         return found
     if len(_shared) >= SHARED_MAX:
         _shared.clear()
-    _shared[code] = frozen
-    return frozen
+    _shared[code] = value
+    return value
+
+
+def shared_tuple(value: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The remembered tuple equal to `value` (of scalars or shared parts), else `value`."""
+    return shared(value, _identity(value), _identity)  # type: ignore[no-any-return]
+
+
+def part(item: Any) -> tuple[Any, ...] | int:
+    """An item's share in its container's identity (see `_identity`)."""
+    return _part(item)
 
 
 def thaw(value: Any) -> Any:

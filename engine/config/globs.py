@@ -39,9 +39,9 @@ class Expansion:
     """What one glob names: `matches` inside the folder (`folders` says which of them are
     folders, as far as the listing showed), `outside` the links leading out."""
 
-    matches: list[Path] = field(default_factory=list)
+    matches: list[str] = field(default_factory=list)
     outside: dict[Path, str] = field(default_factory=dict)
-    folders: set[Path] = field(default_factory=set)
+    folders: set[str] = field(default_factory=set)
     scanned: set[str] = field(default_factory=set)
     """The folders whose entries decided the result: while none of them changes (and no
     link in them is replaced), the same glob names the same paths."""
@@ -175,9 +175,6 @@ def expand_glob(folder: Path, pattern: str, *, max_visits: int = MAX_VISITS) -> 
     ordered = sorted(found, key=lambda match: match.replace(os.sep, "\0"))
     result = Expansion(outside={Path(link): real for link, real in walk.outside.items()})
     result.scanned = walk.scanned
-    for match in ordered:
-        path = Path(match)
-        result.matches.append(path)
-        if found[match]:
-            result.folders.add(path)
+    result.matches = ordered  # strings: 10,000 Path objects would hold megabytes
+    result.folders = {match for match in ordered if found[match]}
     return result

@@ -28,7 +28,7 @@ class Included:
     """One file of the set: its kind, where it is, its name in issues, its path in the set."""
 
     kind: str
-    path: Path
+    path: str
     file: str
     relative: str
 
@@ -78,7 +78,7 @@ def expand_includes(
     folders whose entries decided the result."""
     found: list[Included] = []
     issues: list[Issue] = []
-    seen: set[Path] = set()
+    seen: set[str] = set()
     include = root.data.get("include", {})
     base = str(folder)  # every match is `folder / ...`, so its text starts with this
     prefix = 0 if base == "." else len(base.rstrip(os.sep)) + 1
@@ -99,8 +99,9 @@ def expand_includes(
                 if match in seen:
                     continue
                 seen.add(match)
-                relative = str(match)[prefix:]
+                relative = match[prefix:]
                 file = relative if display_folder == "." else os.path.join(display_folder, relative)
+                file = match if file == match else file  # one string where both are the same
                 relative = relative.replace(os.sep, "/")
                 found.append(Included(kind, match, file, relative))
     return found, issues

@@ -99,7 +99,7 @@ def set_members(
     listed = list_set(found[0], found[1], Caps(max_bytes, max_nodes), cache=cache)
     if listed.outside:
         return []
-    return [found[0], *(item.path for item in listed.included)]
+    return [found[0], *(Path(item.path) for item in listed.included)]
 
 
 def find_roots(folder: Path, display: str) -> list[tuple[Path, str]]:

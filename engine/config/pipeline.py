@@ -132,7 +132,7 @@ def _members(
     members: list[Member | None] = list(last) if last is not None else [None] * len(included)
     redo = range(len(included)) if last is None else [
         n for n, (member, item) in enumerate(zip(last, included, strict=True))
-        if member.digest is None or member.digest != contents.get(str(item.path))
+        if member.digest is None or member.digest != contents.get(item.path)
     ]
     for done, n in enumerate(redo):
         if progress is not None and done % 100 == 0:
@@ -141,7 +141,7 @@ def _members(
         members[n] = read_member(
             item.kind, item.path, item.file, item.relative, caps=limits,
             build=_builder(item.kind), own_issues=OWN_ISSUES[item.kind], cache=cache,
-            known_stat=stats.get(str(item.path)),
+            known_stat=stats.get(item.path),
         )
     found = cast(list[Member], members)
     if cache is not None:

@@ -6,7 +6,7 @@ re-reads the config models. Pure and deterministic; no I/O.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -15,11 +15,16 @@ from engine.config.models import ANYONE, AgentSpec, RuleSpec
 from engine.routing.index import Phrase
 from engine.routing.normalize import Normalizer, normalizer_for
 
+SMALL = 8
+"""Up to this many names are looked up in the model's own tuple: as fast as a set at that
+size, and 10,000 agents' small sets would otherwise hold megabytes."""
 
-def _allow_set(names: Iterable[str]) -> frozenset[str] | None:
-    """`None` means "anyone" (the list holds `*`); an empty set means no one."""
-    names = tuple(names)
-    return None if ANYONE in names else frozenset(names)
+
+def _allow_set(names: tuple[str, ...]) -> Collection[str] | None:
+    """`None` means "anyone" (the list holds `*`); an empty collection means no one."""
+    if ANYONE in names:
+        return None
+    return names if len(names) <= SMALL else frozenset(names)
 
 
 class AgentPolicy(NamedTuple):
@@ -30,8 +35,8 @@ class AgentPolicy(NamedTuple):
     name: str
     position: int
     enabled: bool
-    peers: frozenset[str] | None
-    accepts: frozenset[str] | None
+    peers: Collection[str] | None
+    accepts: Collection[str] | None
 
     @classmethod
     def of(cls, agent: AgentSpec, position: int) -> AgentPolicy:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -35,12 +36,40 @@ MEASURE = (
 )
 
 
+USER_ENV = {name: value for name, value in os.environ.items()
+            if name != "PYTHONDONTWRITEBYTECODE"}
+"""Both tools run as a user's install runs them: pip byte-compiles the packages it installs
+(the baseline's among them), so the engine's modules keep their bytecode caches too; an
+editable install under PYTHONDONTWRITEBYTECODE=1 would compile them from source every run."""
+
+
 def measure(command: list[str]) -> tuple[float, float, int, float]:
     """Wall seconds, peak RSS in MiB, exit code and CPU seconds of one child process."""
     out = subprocess.run(
-        [sys.executable, "-c", MEASURE, *command], capture_output=True, text=True, check=True
+        [sys.executable, "-c", MEASURE, *command], capture_output=True, text=True, check=True,
+        env=USER_ENV,
     ).stdout.split()
     return float(out[0]), float(out[1]), int(out[2]), float(out[3])
+
+
+def warm_up(*commands: list[str]) -> None:
+    """One untimed run of each command: bytecode caches written, files in the page cache."""
+    for command in commands:
+        measure(command)
+
+
+def bench_startup(repeat: int) -> None:
+    """Start-up: `handoff check` on the small shipped set beside `check-jsonschema --version`
+    (its start-up alone), interleaved; the median of the pair-by-pair ratios."""
+    ours = [str(BIN / "handoff"), "check", str(REPO / "configs" / "banking")]
+    theirs = [str(BIN / "check-jsonschema"), "--version"]
+    warm_up(ours, theirs)
+    pairs = [(measure(ours)[0], measure(theirs)[0]) for _ in range(repeat)]
+    ratios = sorted(mine / base for mine, base in pairs)
+    print(f"start-up: handoff check configs/banking {statistics.median(p[0] for p in pairs):.3f} s,"
+          f" check-jsonschema --version {statistics.median(p[1] for p in pairs):.3f} s; ratio "
+          f"median {statistics.median(ratios):.2f}x (pairs {ratios[0]:.2f}-{ratios[-1]:.2f}x, "
+          f"{repeat} pairs; target <= 1.0x)")
 
 
 def checkjsonschema_run(folder: Path) -> list[str]:
@@ -56,8 +85,10 @@ def checkjsonschema_run(folder: Path) -> list[str]:
 def bench_tools(folder: Path, repeat: int) -> None:
     ours: list[tuple[float, float, float]] = []
     theirs: list[tuple[float, float, float]] = []
+    command = [str(BIN / "handoff"), "check", str(folder), "--strict"]
+    warm_up(command, checkjsonschema_run(folder))
     for _ in range(repeat):  # interleaved, so both tools see the same machine load
-        wall, peak, code, cpu = measure([str(BIN / "handoff"), "check", str(folder), "--strict"])
+        wall, peak, code, cpu = measure(command)
         assert code == 0, "generated set must be clean"
         ours.append((wall, cpu, peak))
         wall, peak, code, cpu = measure(checkjsonschema_run(folder))
@@ -123,6 +154,7 @@ def main() -> None:
         print(json.dumps({"agents": args.agents, "files": files, "bytes": size}))
         bench_tools(folder, args.repeat)
         bench_parsers(folder)
+    bench_startup(max(args.repeat, 10))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,7 @@
 """Benchmark: how the engine scales with the number of agents, every figure beside a baseline
-measured in the same run. For each size (default 100, 1,000 and 10,000 generated agents):
+measured in the same run. First the start-up of `handoff check` on the shipped banking set
+beside `check-jsonschema --version`; then for each size (default 100, 1,000 and 10,000
+generated agents):
 
 - `handoff check` wall time and peak memory beside ONE check-jsonschema process validating
   the same agent files (the user's one invocation; it reads fewer files and checks less);
@@ -9,8 +11,10 @@ measured in the same run. For each size (default 100, 1,000 and 10,000 generated
 - the worst event-loop stall while the async watcher reloads that edit, beside an idle loop
   probed the same way in the same process just before.
 
-Each measure runs in its own process. Never asserts times.
+Each measure runs in its own process; commands run with bytecode caches, as installed (see
+`bench_check.USER_ENV`), after one untimed run. Never asserts times.
 Run: python tests/bench/bench_scale.py [--sizes 100,1000,10000] [--repeat 3] [--edits 5]
+     [--startups 10]
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_check import measure
+from bench_check import bench_startup, measure, warm_up
 from gen_configs import write_config_set
 
 REPO = Path(__file__).resolve().parents[2]
@@ -139,9 +143,11 @@ def bench_check(folder: Path, repeat: int) -> tuple[float, float]:
     agents = sorted(str(path) for path in (folder / "agents").glob("*.yaml"))
     baseline = [str(BIN / "check-jsonschema"), "--schemafile",
                 str(REPO / "schemas" / "agent.schema.json"), *agents]
+    command = [str(BIN / "handoff"), "check", str(folder)]
+    warm_up(command, baseline)
     ours, theirs = [], []
     for _ in range(repeat):
-        ours.append(measure([str(BIN / "handoff"), "check", str(folder)]))
+        ours.append(measure(command))
         theirs.append(measure(baseline))
     if any(row[2] != 0 for row in ours + theirs):
         raise SystemExit("both tools must accept the generated set")
@@ -189,7 +195,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs of each check command")
     parser.add_argument("--edits", type=int, default=5, help="edits timed per size")
     parser.add_argument("--reloads", type=int, default=10, help="reloads under the loop probe")
+    parser.add_argument("--startups", type=int, default=10, help="start-up pairs timed")
     args = parser.parse_args()
+    bench_startup(args.startups)
     scratch = Path(tempfile.mkdtemp(prefix="bench-scale-"))
     try:
         for size in (int(text) for text in args.sizes.split(",")):

@@ -91,3 +91,23 @@ def test_models_share_their_fields_marker_and_copies_still_update(
     copy = a.model_copy(update={"examples": ("x",)})
     assert copy.examples == ("x",) and "examples" in copy.model_fields_set
     assert "examples" not in a.model_fields_set and a.examples == ()
+
+
+def test_equal_parts_of_models_are_one_object_and_dump_as_before(
+    write_files: Callable[[dict[str, str]], Path],
+) -> None:
+    carry = "context: {share: carry, carry: [k]}\naccepts: {from: [a, y]}\n"
+    agents = load_config(config_set(write_files, {
+        "a": AGENT_A,
+        "x": f"name: x\npeers: [y]\n{carry}",
+        "y": f"name: y\npeers: [x]\n{carry}",
+        "z": "name: z\ncontext: {share: carry, carry: [k, j]}\naccepts: {from: [a, y]}\n",
+    })).agents
+    x, y, z = agents["x"], agents["y"], agents["z"]
+    assert x.context is y.context and x.accepts is y.accepts  # equal parts: one object
+    assert z.context is not x.context and z.context.carry == ("k", "j")
+    assert z.accepts.from_agents is x.accepts.from_agents  # an equal tuple inside a new model
+    assert y.model_dump(exclude={"name", "peers", "source"}) == x.model_dump(
+        exclude={"name", "peers", "source"}
+    )
+    assert x.model_dump(exclude_unset=True)["context"] == {"share": "carry", "carry": ("k",)}

@@ -38,7 +38,7 @@ def test_same_matches_as_pathlib_without_links(tree: list[list[str]], pattern: s
         root = Path(folder)
         build(root, tree)
         found = expand_glob(root, pattern)
-        assert found.matches == sorted(set(root.glob(pattern)))
+        assert [Path(match) for match in found.matches] == sorted(set(root.glob(pattern)))
         assert found.outside == {}
 
 
@@ -61,10 +61,10 @@ def test_links_out_are_reported_and_never_entered(tmp_path: Path) -> None:
     (root / "loop").symlink_to(".", target_is_directory=True)
     target = str(outside / "deep" / "x.yaml")
     found = expand_glob(root, "*/*.yaml")
-    assert found.matches == [root / "loop" / "inner.yaml", root / "sub" / "in.yaml"]
+    assert found.matches == [str(root / "loop" / "inner.yaml"), str(root / "sub" / "in.yaml")]
     assert found.outside == {root / "out": str(outside), root / "loop" / "file.yaml": target}
     recursive = expand_glob(root, "**/*.yaml")  # `**` never enters a linked folder
-    assert recursive.matches == [root / "inner.yaml", root / "sub" / "in.yaml"]
+    assert recursive.matches == [str(root / "inner.yaml"), str(root / "sub" / "in.yaml")]
     assert recursive.outside == {root / "file.yaml": target}
 
 
@@ -73,9 +73,9 @@ def test_wildcards_skip_kubernetes_revision_folders(tmp_path: Path) -> None:
     (tmp_path / "..2026_01" / "a.yaml").write_text("x", encoding="utf-8")
     (tmp_path / "..data").symlink_to("..2026_01", target_is_directory=True)
     (tmp_path / "a.yaml").symlink_to("..data/a.yaml")
-    assert expand_glob(tmp_path, "**/*.yaml").matches == [tmp_path / "a.yaml"]
+    assert expand_glob(tmp_path, "**/*.yaml").matches == [str(tmp_path / "a.yaml")]
     assert expand_glob(tmp_path, "*/a.yaml").matches == []
-    assert expand_glob(tmp_path, "..data/a.yaml").matches == [tmp_path / "..data" / "a.yaml"]
+    assert expand_glob(tmp_path, "..data/a.yaml").matches == [str(tmp_path / "..data" / "a.yaml")]
     assert os.path.realpath(tmp_path / "a.yaml") == str(tmp_path / "..2026_01" / "a.yaml")
 
 

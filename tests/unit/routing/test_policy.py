@@ -11,6 +11,7 @@ from engine.config.snapshot import Snapshot
 from engine.errors import RoutingError, UsageError
 from engine.routing import Layer, Reason, Router, RouteRequest
 from engine.routing.policy import round_trips
+from engine.routing.tables import SMALL, _allow_set
 
 Build = Callable[..., Snapshot]
 
@@ -128,3 +129,13 @@ def test_max_hops_refuses_any_further_handoff(build: Build) -> None:
     by_fallback = router.route(RouteRequest("b", "x"), history=history)
     assert (by_fallback.target, by_fallback.rejection) == (None, Reason.loop)
     assert router.route(RouteRequest("b", "x"), history=history[:1]).target == "c"
+
+
+@pytest.mark.parametrize("count", [0, 1, SMALL, SMALL + 1, 50])
+def test_allowed_names_answer_alike_at_every_size(count: int) -> None:
+    names = tuple(f"n{index}" for index in range(count))
+    allowed = _allow_set(names)
+    assert allowed is not None and all(name in allowed for name in names)
+    assert "other" not in allowed and "n" not in allowed
+    assert isinstance(allowed, frozenset) == (count > SMALL)  # a small list is its own tuple
+    assert _allow_set((*names, "*")) is None  # anyone
