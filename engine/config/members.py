@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from engine.config.build import LEGACY_TRIGGER
 from engine.config.models import AgentSpec
@@ -26,6 +26,13 @@ from engine.config.validate import validate_document
 from engine.issues import Issue
 
 Payload = Callable[[Document], list[Issue]]
+V = TypeVar("V", covariant=True)
+
+
+class ByName(Protocol[V]):
+    """What a look at the set gives per file name (a dict will do)."""
+
+    def get(self, name: str, /) -> V | None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,11 +96,11 @@ class MemberCache:
     parts."""
     memos: dict[str, Any] = field(default_factory=dict)
     """What the whole-set stages keep between builds of this set (by stage)."""
-    hints: dict[str, tuple[int, ...] | None] | None = None
+    hints: ByName[tuple[int, ...]] | None = None
     """Stat keys of every file of the set, taken by a look at the whole set (hot reload's scan)
     just before a load: that load uses them instead of statting every file (and checking the
     listing) again. Taken once; a file changed since is caught by the look after the load."""
-    contents: dict[str, bytes] | None = None
+    contents: ByName[bytes] | None = None
     """The content hash of every file, taken with `hints`: a file whose hash equals that of
     the last load's member there is that member, without a stat or a read."""
     last: tuple[Any, tuple[int, int], list[Member]] | None = None
@@ -118,13 +125,13 @@ class MemberCache:
         return found[1]
 
     def hint(
-        self, stats: dict[str, tuple[int, ...] | None], contents: dict[str, bytes] | None = None
+        self, stats: ByName[tuple[int, ...]], contents: ByName[bytes] | None = None
     ) -> None:
         """Stat keys (and content hashes) a look at the whole set just took, for the next load
         (see `hints`)."""
         self.hints, self.contents = stats, contents
 
-    def take_hints(self) -> tuple[dict[str, tuple[int, ...] | None], dict[str, bytes]] | None:
+    def take_hints(self) -> tuple[ByName[tuple[int, ...]], ByName[bytes]] | None:
         """The stat keys and content hashes of the last look, once."""
         hints, contents, self.hints, self.contents = self.hints, self.contents, None, None
         return None if hints is None else (hints, contents or {})

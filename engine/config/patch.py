@@ -11,6 +11,7 @@ compare both ways with a cold load.
 from __future__ import annotations
 
 import hashlib
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from types import MappingProxyType
@@ -98,37 +99,40 @@ def patched(
     return replace(last, config=config, version=version(), warnings=warnings), locator
 
 
-def _part(relative: str, content: bytes) -> bytes:
-    return relative.encode("utf-8") + b"\0" + len(content).to_bytes(8, "big") + content
-
-
 @dataclass(slots=True)
 class VersionMemo:
-    """The last version's hashed parts (name and content hash of each file, in name order), so
-    that the version of a build that replaced a few members of the same listing re-encodes only
-    theirs. Gives what `content_version` gives over the same files (tested)."""
+    """The bytes the last version hashed (name and content hash of each file, in name order),
+    so that the version of a build that replaced a few members of the same listing rewrites
+    only their hashes. Gives what `content_version` gives over the same files (tested)."""
 
-    last: tuple[object, list[Member], bytes, list[bytes], list[int]] | None = None
-    """(listing, members, root file's hash, parts in order, each member's place in them)."""
+    last: tuple[object, list[Member], bytes, bytearray, array[int]] | None = None
+    """(listing, members, root file's hash, the hashed bytes, where each member's content hash
+    starts in them)."""
 
     def version(self, listed: object, name: str, root: bytes, members: list[Member]) -> str:
         """The version of the set whose root file `name` hashes to `root`."""
         last = self.last
-        if last is not None and last[0] is listed and last[2] == root:
-            parts, place, before = list(last[3]), last[4], last[1]
-            pairs = enumerate(zip(before, members, strict=True))
-            for n in [n for n, (old, new) in pairs if old is not new]:
-                parts[place[n]] = _part(members[n].relative, members[n].digest or b"")
-        else:
-            files = [(name, root), *((m.relative, m.digest or b"") for m in members)]
-            order = sorted(range(len(files)), key=files.__getitem__)
-            parts = [_part(*files[n]) for n in order]
-            place = [0] * len(members)
-            for at, n in enumerate(order):
-                if n:
-                    place[n - 1] = at
-            if len({relative for relative, _ in files}) != len(files):
-                self.last = None  # two files of one name: their order depends on content
-                return hashlib.sha256(b"".join(parts)).hexdigest()[:16]
-        self.last = (listed, members, root, parts, place)
-        return hashlib.sha256(b"".join(parts)).hexdigest()[:16]
+        if last is None or last[0] is not listed or last[2] != root:
+            return self._fresh(listed, name, root, members)
+        blob, at, before = bytearray(last[3]), last[4], last[1]
+        pairs = enumerate(zip(before, members, strict=True))
+        for n in [n for n, (old, new) in pairs if old is not new]:
+            old, new = before[n].digest, members[n].digest
+            if old is None or new is None:  # a hash's length changes: encode anew
+                return self._fresh(listed, name, root, members)
+            blob[at[n]:at[n] + len(new)] = new
+        self.last = (listed, list(members), root, blob, at)
+        return hashlib.sha256(blob).hexdigest()[:16]
+
+    def _fresh(self, listed: object, name: str, root: bytes, members: list[Member]) -> str:
+        files = [(name, root), *((m.relative, m.digest or b"") for m in members)]
+        blob, at = bytearray(), array("q", bytes(8 * len(members)))
+        for n in sorted(range(len(files)), key=files.__getitem__):
+            relative, content = files[n]
+            blob += relative.encode("utf-8") + b"\0" + len(content).to_bytes(8, "big")
+            if n:
+                at[n - 1] = len(blob)
+            blob += content
+        unique = len({relative for relative, _ in files}) == len(files)
+        self.last = (listed, list(members), root, blob, at) if unique else None  # else: by content
+        return hashlib.sha256(blob).hexdigest()[:16]

@@ -29,7 +29,7 @@ from engine.config.include import (
     outside_issue,
 )
 from engine.config.link import Gaps, LinkMemo, link_config
-from engine.config.members import Member, MemberCache, read_member
+from engine.config.members import ByName, Member, MemberCache, read_member
 from engine.config.models import AgentSpec
 from engine.config.parse import MAX_NODES
 from engine.config.patch import Base, VersionMemo, patched
@@ -121,7 +121,7 @@ def _members(
     caps: Caps,
     cache: MemberCache | None,
     progress: Progress | None = None,
-    hints: tuple[dict[str, tuple[int, ...] | None], dict[str, bytes]] | None = None,
+    hints: tuple[ByName[tuple[int, ...]], ByName[bytes]] | None = None,
 ) -> list[Member]:
     """Every included file through read, parse, validate and (agents) build, from `cache`
     when its content was seen before (`hints`: stat keys and content hashes just taken, see

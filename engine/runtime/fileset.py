@@ -12,9 +12,10 @@ import os
 import stat
 import struct
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from engine.config.loader import set_members
 from engine.config.members import MemberCache
@@ -38,6 +39,7 @@ Digests = dict[str, tuple[tuple[int, ...], bytes]]
 """Path -> (stat key, content digest) of the files read by earlier scans."""
 _STAT = struct.Struct("<QQqqq")
 _GONE = (0, 0, -1, -1, -1)
+T = TypeVar("T")
 
 
 def _keys(paths: list[str]) -> tuple[list[tuple[int, ...]], bool]:
@@ -72,13 +74,14 @@ class _Names:
     names: list[str]
     listed: bytes
     folders: tuple[Path, ...]
+    index: dict[str, int]
     where: dict[str, int] | None = None
 
     @classmethod
     def of(cls, names: list[str]) -> _Names:
         listed = "\0".join(names).encode("utf-8", "surrogateescape") + b"\0\0"
         folders = tuple(Path(f) for f in sorted({n.rpartition(os.sep)[0] for n in names}))
-        return cls(names, listed, folders)
+        return cls(names, listed, folders, {name: n for n, name in enumerate(names)})
 
     def position(self, path: str) -> int | None:
         """Where `path` (absolute, as the watcher reports it) is among the files."""
@@ -88,21 +91,31 @@ class _Names:
         return self.where.get(path)
 
 
+class _ByName(Generic[T]):
+    """A column of a look read by file name (what `MemberCache.hint` takes), without a dict."""
+
+    __slots__ = ("_index", "_values")
+
+    def __init__(self, index: dict[str, int], values: Sequence[T]) -> None:
+        self._index, self._values = index, values
+
+    def get(self, name: str) -> T | None:
+        position = self._index.get(name)
+        return None if position is None else self._values[position]
+
+
 @dataclass(slots=True)
 class Look:
     """One look at every file of the set, kept so that the next look, told which files changed
-    (the watcher's reported paths), stats and reads only those: stat keys (and packed),
-    content hashes, both by name for the member cache, and the files' inodes. `shared`: two
-    files are one inode, or a file is a symbolic link; a write is then reported for one name
-    only (the other file's, or the link target's)."""
+    (the watcher's reported paths), stats and reads only those: each file's stat key (also
+    packed, for the stats hash; `_GONE` when there was nothing to stat, None for the member
+    cache) and content hash. `shared`: two files are one inode, or a file is a symbolic link;
+    a write is then reported for one name only (the other file's, or the link target's)."""
 
     files: _Names
-    keys: list[tuple[int, ...]]
-    packed: list[bytes]
+    keys: list[tuple[int, ...] | None]
+    packed: bytearray
     contents: list[bytes]
-    known: dict[str, tuple[int, ...] | None]
-    hashes: dict[str, bytes]
-    inodes: set[tuple[int, ...]]
     newest: float
     shared: bool
 
@@ -114,9 +127,10 @@ class Look:
         """Hashes of this look (see `FileState`); gives `cache` the stat keys and hashes."""
         listed = self.files.listed
         content = hashlib.sha256(listed + b"".join(self.contents)).hexdigest()
-        stats = hashlib.sha256(listed + b"".join(self.packed)).hexdigest()
+        stats = hashlib.sha256(listed + self.packed).hexdigest()
         if cache is not None:
-            cache.hint(self.known, self.hashes)
+            index = self.files.index
+            cache.hint(_ByName(index, self.keys), _ByName(index, self.contents))
         return FileState(content, stats, self.newest, self.files.folders)
 
 
@@ -138,25 +152,25 @@ def look(
     settled = (time.time() - RACY_S) * 1e9
     keys, linked = _keys(names)
     contents = []
-    for name, key in zip(names, keys, strict=True):
+    for n, (name, key) in enumerate(zip(names, keys, strict=True)):
         seen = known.get(name)
-        digest = seen[1] if seen is not None and seen[0] == key else None
-        if digest is None:
-            digest = _digest(name, key, max_bytes)
-            if digests is not None and max(key[3], key[4]) < settled:
-                digests[name] = (key, digest)
+        if seen is not None and seen[0] == key:
+            keys[n] = seen[0]  # one tuple for both
+            contents.append(seen[1])
+            continue
+        digest = _digest(name, key, max_bytes)
+        if digests is not None and max(key[3], key[4]) < settled:
+            digests[name] = (key, digest)
         contents.append(digest)
     if digests is not None:
         for gone in set(digests).difference(names):
             digests.pop(gone, None)
     changed = max((max(key[3], key[4]) for key in keys), default=0)
-    inodes = {key[:2] for key in keys if key is not _GONE}
-    shared = linked or len(inodes) != sum(key is not _GONE for key in keys)
-    stats = {name: None if key is _GONE else key for name, key in zip(names, keys, strict=True)}
-    return Look(
-        _Names.of(names), keys, [_STAT.pack(*key) for key in keys], contents, stats,
-        dict(zip(names, contents, strict=True)), inodes, max(changed, 0) / 1e9, shared,
-    )
+    there = [key for key in keys if key is not _GONE]
+    shared = linked or len({key[:2] for key in there}) != len(there)
+    packed = bytearray(b"".join([_STAT.pack(*key) for key in keys]))
+    stats: list[tuple[int, ...] | None] = [None if key is _GONE else key for key in keys]
+    return Look(_Names.of(names), stats, packed, contents, max(changed, 0) / 1e9, shared)
 
 
 def look_again(
@@ -169,30 +183,46 @@ def look_again(
     and was no file of the set (an editor's temporary file) changes nothing the set holds."""
     if last.shared:
         return None
-    again = Look(last.files, list(last.keys), list(last.packed), list(last.contents),
-                 dict(last.known), dict(last.hashes), set(last.inodes), last.newest, False)
+    again = Look(last.files, list(last.keys), bytearray(last.packed), list(last.contents),
+                 last.newest, False)
     for path in changed:
         position = last.files.position(path)
         if position is None and not os.path.lexists(path):
             continue  # gone and no file of the set: a temporary file renamed over one
         if not position:  # None: not a file of the set; 0: the root file
             return None
-        name = last.names[position]
-        try:
-            info = os.stat(name)
-        except (OSError, ValueError):
+        key = _regular_key(last.names[position])
+        if key is None or _inode_taken(again.keys, position, key):
             return None
-        key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
-        again.inodes.discard(again.keys[position][:2])
-        if not stat.S_ISREG(info.st_mode) or key[:2] in again.inodes:
-            return None
-        again.inodes.add(key[:2])
-        digest = _digest(name, key, max_bytes)
-        again.keys[position], again.packed[position] = key, _STAT.pack(*key)
-        again.contents[position] = again.hashes[name] = digest
-        again.known[name] = key
+        again.keys[position] = key
+        again.packed[position * _STAT.size:(position + 1) * _STAT.size] = _STAT.pack(*key)
+        again.contents[position] = _digest(last.names[position], key, max_bytes)
         again.newest = max(again.newest, max(key[3], key[4]) / 1e9)
     return again
+
+
+def _regular_key(name: str) -> tuple[int, ...] | None:
+    """The stat key of a regular file (of what a link leads to); None for anything else."""
+    try:
+        info = os.stat(name)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        return None
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
+def _inode_taken(
+    keys: list[tuple[int, ...] | None], position: int, key: tuple[int, ...]
+) -> bool:
+    """Whether another file than the one at `position` is the inode `key` names (only looked
+    for when the file is a new inode: saved by rename)."""
+    before = keys[position]
+    if before is not None and before[:2] == key[:2]:
+        return False
+    inode = key[:2]
+    return any(other is not None and other[:2] == inode
+               for n, other in enumerate(keys) if n != position)
 
 
 def scan(
