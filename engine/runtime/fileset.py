@@ -140,12 +140,15 @@ def look(
     max_bytes: int = DEFAULT_MAX_BYTES,
     digests: Digests | None = None,
     cache: MemberCache | None = None,
+    last: Look | None = None,
 ) -> Look:
     """Look at every file of the set rooted at `path` (an engine.yaml or its folder).
 
     With `digests` (kept by the caller between looks), a file whose stat key is unchanged and
     was last written more than `RACY_S` before is not read again; with `cache`, the set's
-    listing is reused while its folders are unchanged. One pass of cheap steps per file.
+    listing is reused while its folders are unchanged; with `last` (the last look), what the
+    files' names give is shared with it while they are the same. One pass of cheap steps per
+    file.
     """
     names = [os.fspath(member) for member in set_members(path, max_bytes=max_bytes, cache=cache)]
     known = digests if digests is not None else {}
@@ -170,7 +173,8 @@ def look(
     shared = linked or len({key[:2] for key in there}) != len(there)
     packed = bytearray(b"".join([_STAT.pack(*key) for key in keys]))
     stats: list[tuple[int, ...] | None] = [None if key is _GONE else key for key in keys]
-    return Look(_Names.of(names), stats, packed, contents, max(changed, 0) / 1e9, shared)
+    files = last.files if last is not None and last.names == names else _Names.of(names)
+    return Look(files, stats, packed, contents, max(changed, 0) / 1e9, shared)
 
 
 def look_again(

@@ -180,7 +180,7 @@ class Reloader:
             last = self._look
             seen = None if last is None or changed is None else look_again(last, changed)
             if seen is None:
-                seen = look(self.path, digests=self._digests, cache=self._cache)
+                seen = look(self.path, digests=self._digests, cache=self._cache, last=last)
             self._look = seen
             return seen.state(self._cache)
 
