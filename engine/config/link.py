@@ -191,3 +191,10 @@ def link_config(
     the same set."""
     link = _Link(config, locator, gaps)
     return _entry(link) + _agents(link, memo) + _routing(link)
+
+
+def agent_links(config: ConfigSet, locator: Locator, names: Iterable[str]) -> list[Issue]:
+    """The cross-reference errors of the agents `names` alone, in a set whose files are all
+    valid (for a build that replaces only those agents)."""
+    link = _Link(config, locator, Gaps())
+    return [found for name in names for found in _agent(link, name, config.agents[name])]

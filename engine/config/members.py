@@ -8,24 +8,31 @@ file. It never looks at another file: cross-file checks belong to the link stage
 from __future__ import annotations
 
 import hashlib
-import os
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from engine.config.build import LEGACY_TRIGGER
 from engine.config.models import AgentSpec
 from engine.config.parse import MAX_ALIAS_NODES, MAX_DEPTH, parse_text, positions_of
 from engine.config.positions import Document, PathKey, Position, json_path
-from engine.config.read import DEFAULT_MAX_BYTES, Source, read_source
+from engine.config.read import Source, read_source
 from engine.config.schemas import SCHEMA_BY_KIND
+from engine.config.signature import RACY_S, signatures, stat_key
 from engine.config.validate import validate_document
 from engine.issues import Issue
 
 Payload = Callable[[Document], list[Issue]]
+V = TypeVar("V", covariant=True)
+
+
+class ByName(Protocol[V]):
+    """What a look at the set gives per file name (a dict will do)."""
+
+    def get(self, name: str, /) -> V | None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,48 +77,6 @@ def _declared(kind: str, data: Any, issues: list[Issue]) -> frozenset[str] | Non
     return frozenset(str(name) for name in names)
 
 
-RACY_S = 2.0
-"""A file written this close to when it was read may change again within its timestamp's
-granularity without its stat changing: such a file is always read again (git's racy rule)."""
-
-
-def stat_key(path: Any) -> tuple[int, ...] | None:
-    """What changes whenever a file is written or replaced: device, inode, size, times."""
-    try:
-        info = os.stat(path)
-    except (OSError, ValueError):
-        return None
-    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
-
-
-def signature(path: str) -> object:
-    """What changes whenever the listing of a folder or the content of a file at `path` may:
-    a folder's entries (name, whether a folder, and for a link its inode: a replaced link may
-    lead elsewhere; a file saved by rename keeps its entry), a file's stat key and, when it was
-    written too recently for its timestamps to tell two writes apart (`RACY_S`), its hash."""
-    try:
-        if os.path.isdir(path):
-            with os.scandir(path) as entries:
-                return frozenset((entry.name, entry.is_dir(follow_symlinks=False),
-                                  entry.inode() if entry.is_symlink() else 0)
-                                 for entry in entries)
-    except OSError:
-        return None
-    stat = stat_key(path)
-    if stat is None or max(stat[3], stat[4]) < (time.time() - RACY_S) * 1e9:
-        return stat
-    try:
-        with open(path, "rb") as handle:
-            return stat, hashlib.sha256(handle.read(DEFAULT_MAX_BYTES + 1)).digest()
-    except OSError:
-        return None
-
-
-def signatures(paths: Any) -> tuple[object, ...]:
-    """(path, signature, path, signature, ...) for `paths`."""
-    return tuple(item for path in paths for item in (path, signature(path)))
-
-
 @dataclass(slots=True)
 class MemberCache:
     """Per-file results keyed by (kind, name in issues, content hash, caps), and the stat each
@@ -131,10 +96,15 @@ class MemberCache:
     parts."""
     memos: dict[str, Any] = field(default_factory=dict)
     """What the whole-set stages keep between builds of this set (by stage)."""
-    hints: dict[str, tuple[int, ...] | None] | None = None
+    hints: ByName[tuple[int, ...]] | None = None
     """Stat keys of every file of the set, taken by a look at the whole set (hot reload's scan)
     just before a load: that load uses them instead of statting every file (and checking the
     listing) again. Taken once; a file changed since is caught by the look after the load."""
+    contents: ByName[bytes] | None = None
+    """The content hash of every file, taken with `hints`: a file whose hash equals that of
+    the last load's member there is that member, without a stat or a read."""
+    last: tuple[Any, tuple[int, int], list[Member]] | None = None
+    """The last load's listing of included files, its caps and its members, in order."""
     last_checked: tuple[object, ...] | None = None
     """The listing key whose folders were compared last."""
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -154,14 +124,42 @@ class MemberCache:
             self.last_checked = key
         return found[1]
 
-    def hint(self, stats: dict[str, tuple[int, ...] | None]) -> None:
-        """Stat keys a look at the whole set just took, for the next load (see `hints`)."""
-        self.hints = stats
+    def hint(
+        self, stats: ByName[tuple[int, ...]], contents: ByName[bytes] | None = None
+    ) -> None:
+        """Stat keys (and content hashes) a look at the whole set just took, for the next load
+        (see `hints`)."""
+        self.hints, self.contents = stats, contents
 
-    def take_hints(self) -> dict[str, tuple[int, ...] | None] | None:
-        """The hints of the last look, once."""
-        hints, self.hints = self.hints, None
-        return hints
+    def take_hints(self) -> tuple[ByName[tuple[int, ...]], ByName[bytes]] | None:
+        """The stat keys and content hashes of the last look, once."""
+        hints, contents, self.hints, self.contents = self.hints, self.contents, None, None
+        return None if hints is None else (hints, contents or {})
+
+    def last_members(self, listed: Any, caps: tuple[int, int]) -> list[Member] | None:
+        """The last load's members when it loaded this very listing with these caps."""
+        last = self.last
+        return last[2] if last is not None and last[0] is listed and last[1] == caps else None
+
+    def loaded(
+        self, listed: Any, caps: tuple[int, int], members: list[Member],
+        dropped: list[Member] | None,
+    ) -> None:
+        """Remember a load's members; forget what it `dropped` (the last load's members it
+        replaced), or, when it did not say (None), everything it did not use."""
+        self.last = (listed, caps, members)
+        if dropped is None:
+            self.retain()
+            return
+        with self.lock:
+            for member in dropped:
+                key = (member.kind, member.file, member.digest, caps)
+                if key not in self.used:
+                    self.entries.pop(key, None)
+                seen = self.stats.get((member.kind, member.file, caps))
+                if seen is not None and seen[1] is member:
+                    del self.stats[(member.kind, member.file, caps)]
+            self.used = set()
 
     def keep_listing(self, key: tuple[object, ...], paths: list[Any], listing: Any) -> None:
         """Keep `listing` (None: it cannot be kept) for `key`; the last one is forgotten

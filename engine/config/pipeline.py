@@ -10,11 +10,13 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path, PurePath
+from typing import cast
 
 from pydantic import ValidationError
 
-from engine.config.build import Built, RuleMemo, build_agent, build_config
+from engine.config.build import Built, Locator, RuleMemo, build_agent, build_config
 from engine.config.codes import issue
 from engine.config.document import read_document
 from engine.config.examples_check import contradicting_examples
@@ -27,9 +29,10 @@ from engine.config.include import (
     outside_issue,
 )
 from engine.config.link import Gaps, LinkMemo, link_config
-from engine.config.members import Member, MemberCache, read_member
+from engine.config.members import ByName, Member, MemberCache, read_member
 from engine.config.models import AgentSpec
 from engine.config.parse import MAX_NODES
+from engine.config.patch import Base, VersionMemo, patched
 from engine.config.payloads import OWN_ISSUES
 from engine.config.positions import Document
 from engine.config.read import DEFAULT_MAX_BYTES, Source
@@ -118,24 +121,33 @@ def _members(
     caps: Caps,
     cache: MemberCache | None,
     progress: Progress | None = None,
-    hints: dict[str, tuple[int, ...] | None] | None = None,
+    hints: tuple[ByName[tuple[int, ...]], ByName[bytes]] | None = None,
 ) -> list[Member]:
     """Every included file through read, parse, validate and (agents) build, from `cache`
-    when its content was seen before (`hints`: stat keys just taken, see `MemberCache`)."""
+    when its content was seen before (`hints`: stat keys and content hashes just taken, see
+    `MemberCache`): a file whose hash is that of the last load's member is that member."""
     limits = (caps.max_bytes, caps.max_nodes)
-    stats = hints or {}
-    members = []
-    for done, item in enumerate(included):
+    stats, contents = hints or ({}, {})
+    last = cache.last_members(included, limits) if cache is not None and contents else None
+    members: list[Member | None] = list(last) if last is not None else [None] * len(included)
+    redo = range(len(included)) if last is None else [
+        n for n, (member, item) in enumerate(zip(last, included, strict=True))
+        if member.digest is None or member.digest != contents.get(item.path)
+    ]
+    for done, n in enumerate(redo):
         if progress is not None and done % 100 == 0:
-            progress(done, len(included))
-        members.append(read_member(
+            progress(done, len(redo))
+        item = included[n]
+        members[n] = read_member(
             item.kind, item.path, item.file, item.relative, caps=limits,
             build=_builder(item.kind), own_issues=OWN_ISSUES[item.kind], cache=cache,
             known_stat=stats.get(item.path),
-        ))
+        )
+    found = cast(list[Member], members)
     if cache is not None:
-        cache.retain()
-    return members
+        dropped = None if last is None else [last[n] for n in redo]
+        cache.loaded(included, limits, found, dropped)
+    return found
 
 
 def _builder(kind: str) -> Callable[[Document], AgentSpec] | None:
@@ -184,8 +196,12 @@ def _load_set(
         return None, issues
     members = _members(included, caps, cache, progress, hints)
     issues += [found for member in members for found in member.issues]
-    files = (display, *(item.file for item in included))
     memos = cache.memos if cache is not None else {}
+    memo = memos.setdefault("version", VersionMemo()) if cache is not None else None
+    version = partial(_version, engine_path.name, source, members, listed, memo)
+    if (done := _patched(cache, listed, members, version)) is not None:
+        return done
+    files = (display, *(item.file for item in included))
     rules_memo: RuleMemo | None = memos.setdefault("rules", {}) if cache is not None else None
     try:
         config, locator, found = build_config(
@@ -202,12 +218,43 @@ def _load_set(
         return None, sorted(issues, key=sort_key)
     graph = memos.setdefault("topology", TopologyMemo()) if cache is not None else None
     warnings = tuple(sorted([*issues, *agent_warnings(config, locator, memo=graph)], key=sort_key))
-    digests = [(m.relative, m.digest or b"") for m in members]
-    version = content_version([(engine_path.name, hashlib.sha256(source.raw).digest()), *digests])
     previous = cache.snapshot if cache is not None else None
     snapshot = compile_snapshot(
-        config, version=version, root=display, warnings=warnings, previous=previous
+        config, version=version(), root=display, warnings=warnings, previous=previous
     )
     if cache is not None:
-        cache.snapshot = snapshot
+        return _keep(cache, listed, members, snapshot, locator)
     return snapshot, list(warnings)
+
+
+def _version(
+    name: str, source: Source, members: list[Member], listed: SetFiles, memo: VersionMemo | None
+) -> str:
+    """The version of a set: its root file's name and content, its members' names and hashes."""
+    root = hashlib.sha256(source.raw).digest()
+    if memo is not None:
+        return memo.version(listed, name, root, members)
+    return content_version([(name, root), *((m.relative, m.digest or b"") for m in members)])
+
+
+def _patched(
+    cache: MemberCache | None, listed: SetFiles, members: list[Member], version: Callable[[], str]
+) -> tuple[Snapshot, list[Issue]] | None:
+    """The last good build with this load's replaced agents, when that is all the load changed
+    (see `patched`)."""
+    if cache is None:
+        return None
+    memos = cache.memos
+    done = patched(memos.get("base"), listed, members, version=version,
+                   topology=memos.get("topology"))
+    return None if done is None else _keep(cache, listed, members, *done)
+
+
+def _keep(
+    cache: MemberCache, listed: SetFiles, members: list[Member], snapshot: Snapshot,
+    locator: Locator,
+) -> tuple[Snapshot, list[Issue]]:
+    """Keep a good build for the next one to share with, or to patch (see `patched`)."""
+    cache.snapshot = snapshot
+    cache.memos["base"] = Base(listed, members, locator, snapshot)
+    return snapshot, list(snapshot.warnings)

@@ -7,7 +7,7 @@ A's `peers` allow B and B's `accepts.from` allows A. Warnings only; nothing here
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 
 from engine.config.build import Locator
@@ -69,29 +69,43 @@ def _graph(
 
 
 def agent_warnings(
-    config: ConfigSet, locator: Locator, *, memo: TopologyMemo | None = None
+    config: ConfigSet,
+    locator: Locator,
+    *,
+    memo: TopologyMemo | None = None,
+    names: Iterable[str] | None = None,
 ) -> list[Issue]:
     """Unreachable and dead-end agents; sound only on a complete set (every agent built).
-    `memo` carries the handoff graph between builds of the same set."""
-    edges, reached = _graph(config, memo)
+    `memo` carries the handoff graph between builds of the same set. `names`: only those
+    agents, with the graph `memo` holds (the caller knows no agent's policy facts changed
+    since it was made)."""
+    last = memo.last if memo is not None and names is not None else None
+    edges, reached = (last[1], last[2]) if last is not None else _graph(config, memo)
+    issues: list[Issue] = []
+    for name in config.agents if names is None else names:
+        issues += _warnings(config, locator, name, edges, reached)
+    return issues
+
+
+def _warnings(
+    config: ConfigSet, locator: Locator, name: str, edges: dict[str, list[str]],
+    reached: set[str],
+) -> list[Issue]:
+    agent = config.agents[name]
+    if not agent.enabled:
+        return []
+    document = locator.agents[name]
     issues = []
-    for name, agent in config.agents.items():
-        if not agent.enabled:
-            continue
-        document = locator.agents[name]
-        if name not in reached:
-            message = (
-                f"agent {name!r} cannot be reached from the entry agent "
-                f"{config.engine.entry!r} through allowed handoffs"
-            )
-            issues.append(locator.at(document, ("name",), "unreachable-agent", message))
-        if not agent.terminal and not edges.get(name):
-            message = f"agent {name!r} can hand off to no one; set `terminal: true` if intended"
-            issues.append(
-                locator.at(
-                    document, ("peers",) if agent.peers else ("name",), "dead-end-agent", message
-                )
-            )
+    if name not in reached:
+        message = (
+            f"agent {name!r} cannot be reached from the entry agent "
+            f"{config.engine.entry!r} through allowed handoffs"
+        )
+        issues.append(locator.at(document, ("name",), "unreachable-agent", message))
+    if not agent.terminal and not edges.get(name):
+        message = f"agent {name!r} can hand off to no one; set `terminal: true` if intended"
+        where = ("peers",) if agent.peers else ("name",)
+        issues.append(locator.at(document, where, "dead-end-agent", message))
     return issues
 
 

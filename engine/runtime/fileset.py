@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import struct
 import time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from engine.config.loader import set_members
-from engine.config.members import RACY_S, MemberCache
+from engine.config.members import MemberCache
 from engine.config.read import DEFAULT_MAX_BYTES, read_bytes
+from engine.config.signature import RACY_S
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,15 +39,25 @@ Digests = dict[str, tuple[tuple[int, ...], bytes]]
 """Path -> (stat key, content digest) of the files read by earlier scans."""
 _STAT = struct.Struct("<QQqqq")
 _GONE = (0, 0, -1, -1, -1)
+T = TypeVar("T")
 
 
-def _stat_key(path: str) -> tuple[int, ...]:
-    """(device, inode, size, mtime ns, ctime ns); `_GONE` when there is nothing to stat."""
-    try:
-        info = os.stat(path)
-    except (OSError, ValueError):
-        return _GONE
-    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
+def _keys(paths: list[str]) -> tuple[list[tuple[int, ...]], bool]:
+    """The stat keys of `paths` (of what a link leads to), and whether any is a link: one
+    system call per file that is no link."""
+    keys: list[tuple[int, ...]] = []
+    linked = False
+    for path in paths:
+        try:
+            info = os.lstat(path)
+            if stat.S_ISLNK(info.st_mode):
+                linked = True
+                info = os.stat(path)
+        except (OSError, ValueError):
+            keys.append(_GONE)
+            continue
+        keys.append((info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns))
+    return keys, linked
 
 
 def _digest(member: str, key: tuple[int, ...], max_bytes: int) -> bytes:
@@ -53,6 +67,168 @@ def _digest(member: str, key: tuple[int, ...], max_bytes: int) -> bytes:
     return hashlib.sha256(data).digest()
 
 
+@dataclass(slots=True)
+class _Names:
+    """The files of one listing and what their names alone give, shared by the looks at it."""
+
+    names: list[str]
+    listed: bytes
+    folders: tuple[Path, ...]
+    index: dict[str, int]
+    where: dict[str, int] | None = None
+
+    @classmethod
+    def of(cls, names: list[str]) -> _Names:
+        listed = "\0".join(names).encode("utf-8", "surrogateescape") + b"\0\0"
+        folders = tuple(Path(f) for f in sorted({n.rpartition(os.sep)[0] for n in names}))
+        return cls(names, listed, folders, {name: n for n, name in enumerate(names)})
+
+    def position(self, path: str) -> int | None:
+        """Where `path` (absolute, as the watcher reports it) is among the files."""
+        if self.where is None:
+            here = os.getcwd()
+            self.where = {os.path.join(here, name): n for n, name in enumerate(self.names)}
+        return self.where.get(path)
+
+
+class _ByName(Generic[T]):
+    """A column of a look read by file name (what `MemberCache.hint` takes), without a dict."""
+
+    __slots__ = ("_index", "_values")
+
+    def __init__(self, index: dict[str, int], values: Sequence[T]) -> None:
+        self._index, self._values = index, values
+
+    def get(self, name: str) -> T | None:
+        position = self._index.get(name)
+        return None if position is None else self._values[position]
+
+
+@dataclass(slots=True)
+class Look:
+    """One look at every file of the set, kept so that the next look, told which files changed
+    (the watcher's reported paths), stats and reads only those: each file's stat key (also
+    packed, for the stats hash; `_GONE` when there was nothing to stat, None for the member
+    cache) and content hash. `shared`: two files are one inode, or a file is a symbolic link;
+    a write is then reported for one name only (the other file's, or the link target's)."""
+
+    files: _Names
+    keys: list[tuple[int, ...] | None]
+    packed: bytearray
+    contents: list[bytes]
+    newest: float
+    shared: bool
+
+    @property
+    def names(self) -> list[str]:
+        return self.files.names
+
+    def state(self, cache: MemberCache | None) -> FileState:
+        """Hashes of this look (see `FileState`); gives `cache` the stat keys and hashes."""
+        listed = self.files.listed
+        content = hashlib.sha256(listed + b"".join(self.contents)).hexdigest()
+        stats = hashlib.sha256(listed + self.packed).hexdigest()
+        if cache is not None:
+            index = self.files.index
+            cache.hint(_ByName(index, self.keys), _ByName(index, self.contents))
+        return FileState(content, stats, self.newest, self.files.folders)
+
+
+def look(
+    path: Path,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    digests: Digests | None = None,
+    cache: MemberCache | None = None,
+    last: Look | None = None,
+) -> Look:
+    """Look at every file of the set rooted at `path` (an engine.yaml or its folder).
+
+    With `digests` (kept by the caller between looks), a file whose stat key is unchanged and
+    was last written more than `RACY_S` before is not read again; with `cache`, the set's
+    listing is reused while its folders are unchanged; with `last` (the last look), what the
+    files' names give is shared with it while they are the same. One pass of cheap steps per
+    file.
+    """
+    names = [os.fspath(member) for member in set_members(path, max_bytes=max_bytes, cache=cache)]
+    known = digests if digests is not None else {}
+    settled = (time.time() - RACY_S) * 1e9
+    keys, linked = _keys(names)
+    contents = []
+    for n, (name, key) in enumerate(zip(names, keys, strict=True)):
+        seen = known.get(name)
+        if seen is not None and seen[0] == key:
+            keys[n] = seen[0]  # one tuple for both
+            contents.append(seen[1])
+            continue
+        digest = _digest(name, key, max_bytes)
+        if digests is not None and max(key[3], key[4]) < settled:
+            digests[name] = (key, digest)
+        contents.append(digest)
+    if digests is not None:
+        for gone in set(digests).difference(names):
+            digests.pop(gone, None)
+    changed = max((max(key[3], key[4]) for key in keys), default=0)
+    there = [key for key in keys if key is not _GONE]
+    shared = linked or len({key[:2] for key in there}) != len(there)
+    packed = bytearray(b"".join([_STAT.pack(*key) for key in keys]))
+    stats: list[tuple[int, ...] | None] = [None if key is _GONE else key for key in keys]
+    files = last.files if last is not None and last.names == names else _Names.of(names)
+    return Look(files, stats, packed, contents, max(changed, 0) / 1e9, shared)
+
+
+def look_again(
+    last: Look, changed: Iterable[str], *, max_bytes: int = DEFAULT_MAX_BYTES
+) -> Look | None:
+    """`last` with only the `changed` files stat-ed and read again, or None when that is not
+    enough to know the set (a look at every file is needed): a path that exists and is no file
+    of the set (it may be one now), the root file (its includes may differ), a file gone or no
+    longer a regular file, or files that are `shared`. A changed path that exists no more
+    and was no file of the set (an editor's temporary file) changes nothing the set holds."""
+    if last.shared:
+        return None
+    again = Look(last.files, list(last.keys), bytearray(last.packed), list(last.contents),
+                 last.newest, False)
+    for path in changed:
+        position = last.files.position(path)
+        if position is None and not os.path.lexists(path):
+            continue  # gone and no file of the set: a temporary file renamed over one
+        if not position:  # None: not a file of the set; 0: the root file
+            return None
+        key = _regular_key(last.names[position])
+        if key is None or _inode_taken(again.keys, position, key):
+            return None
+        again.keys[position] = key
+        again.packed[position * _STAT.size:(position + 1) * _STAT.size] = _STAT.pack(*key)
+        again.contents[position] = _digest(last.names[position], key, max_bytes)
+        again.newest = max(again.newest, max(key[3], key[4]) / 1e9)
+    return again
+
+
+def _regular_key(name: str) -> tuple[int, ...] | None:
+    """The stat key of a regular file (of what a link leads to); None for anything else."""
+    try:
+        info = os.stat(name)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        return None
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
+def _inode_taken(
+    keys: list[tuple[int, ...] | None], position: int, key: tuple[int, ...]
+) -> bool:
+    """Whether another file than the one at `position` is the inode `key` names (only looked
+    for when the file is a new inode: saved by rename)."""
+    before = keys[position]
+    if before is not None and before[:2] == key[:2]:
+        return False
+    inode = key[:2]
+    return any(other is not None and other[:2] == inode
+               for n, other in enumerate(keys) if n != position)
+
+
 def scan(
     path: Path,
     *,
@@ -60,66 +236,22 @@ def scan(
     digests: Digests | None = None,
     cache: MemberCache | None = None,
 ) -> FileState:
-    """Look at every file of the set rooted at `path` (an engine.yaml or its folder).
+    """The state of every file of the set rooted at `path` (see `look`): 10,000 files cost
+    tens of milliseconds."""
+    return look(path, max_bytes=max_bytes, digests=digests, cache=cache).state(cache)
 
-    With `digests` (kept by the caller between scans), a file whose stat key is unchanged and
-    was last written more than `RACY_S` before is not read again; with `cache`, the set's
-    listing is reused while its folders are unchanged. One pass of cheap steps per file, then
-    one hash of everything: 10,000 files cost tens of milliseconds.
+
+def wait_quiet(state: FileState, quiet_s: float, *, deadline: float) -> bool:
+    """Sleep until no file of `state` changed for `quiet_s` seconds; False (without sleeping)
+    when that would pass `deadline` (a `time.monotonic()` value).
+
+    The quiet time is read from the files' own times, so a set untouched for longer never
+    waits; a time in the future (clock skew) is never trusted beyond one full quiet period.
     """
-    names = [os.fspath(member) for member in set_members(path, max_bytes=max_bytes, cache=cache)]
-    known = digests if digests is not None else {}
-    settled = (time.time() - RACY_S) * 1e9
-    keys = [_stat_key(name) for name in names]
-    contents = []
-    for name, key in zip(names, keys, strict=True):
-        seen = known.get(name)
-        digest = seen[1] if seen is not None and seen[0] == key else None
-        if digest is None:
-            digest = _digest(name, key, max_bytes)
-            if digests is not None and max(key[3], key[4]) < settled:
-                digests[name] = (key, digest)
-        contents.append(digest)
-    if digests is not None:
-        for gone in set(digests).difference(names):
-            digests.pop(gone, None)
-    changed = max((max(key[3], key[4]) for key in keys), default=0)
-    newest = max(changed, 0) / 1e9  # the time of the last write or rename
-    listed = "\0".join(names).encode("utf-8", "surrogateescape") + b"\0\0"
-    content = hashlib.sha256(listed + b"".join(contents)).hexdigest()
-    stats = hashlib.sha256(listed + b"".join([_STAT.pack(*key) for key in keys])).hexdigest()
-    folders = tuple(Path(folder) for folder in sorted({n.rpartition(os.sep)[0] for n in names}))
-    if cache is not None:
-        pairs = zip(names, keys, strict=True)
-        cache.hint({name: None if key is _GONE else key for name, key in pairs})
-    return FileState(content, stats, newest, folders)
-
-
-def settle(
-    path: Path,
-    quiet_s: float,
-    *,
-    deadline: float,
-    first: FileState | None = None,
-    max_bytes: int = DEFAULT_MAX_BYTES,
-    digests: Digests | None = None,
-    cache: MemberCache | None = None,
-) -> FileState | None:
-    """The state of the set once no file changed for `quiet_s` seconds, or None if it was
-    still changing at `deadline` (a `time.monotonic()` value).
-
-    The quiet time is read from the files' own times, so a set untouched for longer costs one
-    look; a time in the future (clock skew) is never trusted beyond one full quiet period.
-    """
-    state = first or scan(path, max_bytes=max_bytes, digests=digests, cache=cache)
-    while True:
-        wait = min(quiet_s - (time.time() - state.newest), quiet_s)
-        if wait <= 0:
-            return state
-        if time.monotonic() + wait > deadline:
-            return None
-        time.sleep(wait)
-        again = scan(path, max_bytes=max_bytes, digests=digests, cache=cache)
-        if again.stats == state.stats:
-            return again
-        state = again
+    wait = min(quiet_s - (time.time() - state.newest), quiet_s)
+    if wait <= 0:
+        return True
+    if time.monotonic() + wait > deadline:
+        return False
+    time.sleep(wait)
+    return True

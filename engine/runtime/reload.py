@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
@@ -17,7 +17,7 @@ from engine.config.members import MemberCache
 from engine.config.snapshot import Snapshot
 from engine.errors import ConfigError
 from engine.issues import Issue
-from engine.runtime.fileset import Digests, FileState, scan, settle
+from engine.runtime.fileset import Digests, FileState, Look, look, look_again, scan, wait_quiet
 from engine.runtime.hooks import Event, Hooks
 
 log = logging.getLogger("engine.reload")
@@ -110,6 +110,8 @@ class Reloader:
         self._generation = 0  # builds started; a build older than the last applied one loses
         self._applied_generation = 0
         self._digests: Digests = {}
+        self._look: Look | None = None
+        self._looking = threading.Lock()
         before = self._scan()
         with collector_paused(freeze=True):
             self._current = self._load(self.path)
@@ -136,36 +138,51 @@ class Reloader:
         """The folders holding the set's files as last seen (the root first): what to watch."""
         return (self.root, *(folder for folder in self._folders if folder != self.root))
 
-    def build(self, *, force: bool = False, settle_s: float = 0.0) -> _Candidate | None:
-        """Parse, validate and compile the files once none changed for `settle_s` seconds.
-        Pure with respect to the serving state, so it may run on a worker thread. None when
-        nothing changed, or when the files kept changing (the next check tries again): a
-        build whose files changed while it read them is never returned."""
+    def build(
+        self, *, force: bool = False, settle_s: float = 0.0,
+        changed: Collection[str] | None = None,
+    ) -> _Candidate | None:
+        """Parse, validate and compile the files, and return the build once none of them
+        changed for `settle_s` seconds (the wait overlaps the build). Pure with respect to the
+        serving state, so it may run on a worker thread. None when nothing changed, or when
+        the files kept changing (the next check tries again): a build whose files changed
+        while it read them is never returned. `changed`: the absolute paths of every file
+        changed since the last build (a watcher's report); only those are looked at when
+        that is enough to know the set (None: look at every file)."""
         started = time.perf_counter()
         with self._lock:
             self._generation += 1
             generation = self._generation
         deadline = time.monotonic() + max(MAX_SETTLE_WAIT_S, 4 * settle_s)
-        while (
-            state := settle(
-                self.path, settle_s, deadline=deadline, digests=self._digests, cache=self._cache
-            )
-        ) is not None:
+        state = self._scan(changed)
+        while True:
             self._folders = state.folders
             if state.content == self._last_fingerprint and not force:
                 return None
             snapshot, issues = self._try_load()
-            if self._scan().stats == state.stats:
+            if not wait_quiet(state, settle_s, deadline=deadline):
+                break
+            again = self._scan(changed)
+            if again.stats == state.stats:
                 duration = time.perf_counter() - started
                 return _Candidate(generation, state.content, snapshot, issues, duration)
+            state = again
             if time.monotonic() > deadline:
                 break
         log.info("config %s: files still changing; still serving %s", self.path,
                  self._current.version)
         return None
 
-    def _scan(self) -> FileState:
-        return scan(self.path, digests=self._digests, cache=self._cache)
+    def _scan(self, changed: Collection[str] | None = None) -> FileState:
+        """One look at the set: at the `changed` files only when that is enough (see
+        `look_again`), else at every file."""
+        with self._looking:  # one look at a time: the kept look is always the latest
+            last = self._look
+            seen = None if last is None or changed is None else look_again(last, changed)
+            if seen is None:
+                seen = look(self.path, digests=self._digests, cache=self._cache, last=last)
+            self._look = seen
+            return seen.state(self._cache)
 
     def _try_load(self) -> tuple[Snapshot | None, tuple[Issue, ...]]:
         try:
@@ -185,9 +202,12 @@ class Reloader:
         self._report(result)
         return result
 
-    def reload(self, *, force: bool = False, settle_s: float = 0.0) -> ReloadResult:
+    def reload(
+        self, *, force: bool = False, settle_s: float = 0.0,
+        changed: Collection[str] | None = None,
+    ) -> ReloadResult:
         """Build and apply in the calling thread (the explicit `engine.reload()`)."""
-        return self.apply(self.build(force=force, settle_s=settle_s))
+        return self.apply(self.build(force=force, settle_s=settle_s, changed=changed))
 
     def _swap(self, candidate: _Candidate | None) -> ReloadResult:
         previous = self._current.version

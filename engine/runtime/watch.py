@@ -28,9 +28,10 @@ log = logging.getLogger("engine.watch")
 @dataclass(frozen=True, slots=True)
 class WatchOptions:
     """`debounce_ms`: quiet time that ends a burst of change events; `max_delay_ms`: a burst
-    that never goes quiet is still looked at this often. `settle_ms`: the set's files must be
-    unchanged this long before a build is swapped in (a half-written file is never served if
-    its writer pauses for less; save atomically to be safe at any speed). `poll_interval_s`:
+    that never goes quiet is still looked at this often. `settle_ms`: the files a reload looks
+    at must be unchanged this long before its build (made meanwhile) is swapped in (a
+    half-written file is never served if its writer pauses for less; save atomically to be
+    safe at any speed). `poll_interval_s`:
     also compare the files' fingerprint this often without events (None: only on events).
     `tick_ms`: how often the watcher wakes to check for stop, poll and folder replacement."""
 
@@ -106,6 +107,10 @@ def _identity(folders: tuple[Path, ...]) -> tuple[tuple[Path, int, int] | None, 
     return tuple(found)
 
 
+EVERY_FILE: frozenset[str] = frozenset()
+"""What a wake-up that must look at every file of the set reports as changed."""
+
+
 class _Cycle:
     """One watch session of the set's folders: decides on each wake-up whether to reload or to
     stop and watch again (a folder was deleted, replaced, re-linked, or the set now lives in
@@ -127,15 +132,18 @@ class _Cycle:
         folders = self.reloader.folders
         return _identity(self.folders) != self.identity or set(folders) != set(self.folders)
 
-    def should_reload(self, changes: set[Any]) -> bool:
-        """True on changes, on a due poll, and on the first wake-up (edits made before the
-        OS watch was in place)."""
+    def what_changed(self, changes: set[Any]) -> frozenset[str] | None:
+        """What to reload for on this wake-up: the reported paths on changes; `EVERY_FILE` on
+        a due poll and on the first wake-up (edits made before the OS watch was in place:
+        a look at every file); None when there is nothing to do."""
         due = self.next_poll is not None and time.monotonic() >= self.next_poll
-        if changes or due or self.first:
+        if due or self.first:
             self.first = False
             self.next_poll = self._poll_deadline()
-            return True
-        return False
+            return EVERY_FILE
+        if changes:
+            return frozenset(path for _change, path in changes)
+        return None
 
 
 class ConfigWatcher:
@@ -194,8 +202,11 @@ class ConfigWatcher:
             for changes in self._sync_batches(cycle):
                 if cycle.folder_replaced():
                     break
-                if cycle.should_reload(changes):
-                    self._deliver(self.reloader.reload(settle_s=self.options.settle_s))
+                changed = cycle.what_changed(changes)
+                if changed is not None:
+                    self._deliver(self.reloader.reload(
+                        settle_s=self.options.settle_s, changed=changed or None
+                    ))
                 self.ready.set()
 
     def _sync_batches(self, cycle: _Cycle) -> Iterator[set[Any]]:
@@ -241,15 +252,18 @@ class ConfigWatcher:
             async for changes in batches:
                 if cycle.folder_replaced():
                     return
-                if cycle.should_reload(changes):
-                    await self.areload()
+                changed = cycle.what_changed(changes)
+                if changed is not None:
+                    await self.areload(changed=changed or None)
                 self.ready.set()
 
-    async def areload(self) -> ReloadResult:
-        """One reload from a coroutine: build on a worker thread, swap on the loop."""
+    async def areload(self, *, changed: frozenset[str] | None = None) -> ReloadResult:
+        """One reload from a coroutine: build on a worker thread, swap on the loop.
+        `changed`: every path changed since the last reload, as the watcher reported them
+        (None: look at every file)."""
         with _SWITCH.lowered(self.options.switch_interval_s):
             candidate = await asyncio.to_thread(
-                self.reloader.build, settle_s=self.options.settle_s
+                self.reloader.build, settle_s=self.options.settle_s, changed=changed
             )
         result = self.reloader.apply(candidate)
         self._deliver(result)

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from engine.config.loader import load_config
-from engine.config.members import RACY_S, MemberCache
+from engine.config.members import MemberCache
+from engine.config.signature import RACY_S
 from engine.errors import ConfigError
 from engine.runtime.reload import Reloader
 

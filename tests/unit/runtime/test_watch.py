@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from watchfiles import Change
 
 from engine.runtime.reload import Reloader, ReloadResult
-from engine.runtime.watch import ConfigWatcher, WatchOptions, _Cycle
+from engine.runtime.watch import EVERY_FILE, ConfigWatcher, WatchOptions, _Cycle
 
 FAST = WatchOptions(debounce_ms=20, tick_ms=50, poll_interval_s=None)
 """Events only (no poll), so these tests prove the OS notifications are enough."""
@@ -175,13 +176,14 @@ def test_hooks_fire_from_the_watcher(config_folder: Any, wait_for: Any) -> None:
 def test_poll_rechecks_without_events(config_folder: Any) -> None:
     reloader = Reloader(config_folder.path)
     cycle = _Cycle(reloader, WatchOptions(poll_interval_s=0.01))
-    assert cycle.should_reload(set())  # first wake-up: catch edits made before the watch
-    assert not cycle.should_reload(set())
+    assert cycle.what_changed(set()) == EVERY_FILE  # first wake-up: edits before the watch
+    assert cycle.what_changed(set()) is None
     time.sleep(0.02)
-    assert cycle.should_reload(set())
+    assert cycle.what_changed(set()) == EVERY_FILE
     events_only = _Cycle(reloader, WatchOptions(poll_interval_s=None))
-    events_only.should_reload(set())
-    assert not events_only.should_reload(set()) and events_only.should_reload({"x"})
+    events_only.what_changed(set())
+    assert events_only.what_changed(set()) is None
+    assert events_only.what_changed({(Change.modified, "/x")}) == {"/x"}
 
 
 def test_stop_is_prompt_and_leaves_no_thread(config_folder: Any, wait_for: Any) -> None:
