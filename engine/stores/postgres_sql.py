@@ -20,8 +20,7 @@ from engine.lifecycle.models import HandoffRecord, as_utc
 from engine.stores.base import RecordQuery, sql_filter
 from engine.stores.postgres_schema import MOVES, RECORDS
 
-_LIVE_STATUSES = ("pending", "accepted", "in_progress")  # as the `live` column of migration 5
-_LIVE = "(" + ", ".join(f"'{status}'" for status in _LIVE_STATUSES) + ")"
+_LIVE = "('pending', 'accepted', 'in_progress')"
 _COLUMNS = "record_id, status, from_agent, to_agent, created_at, deadline, version, body"
 _HISTORY = """history AS (
     INSERT INTO {m} (record_id, position, from_status, to_status, trigger, at, reason, actor)
@@ -75,8 +74,8 @@ class Statements:
                   " WHERE record_id = %s AND version = %s")
         excluded = ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS.split(", ")[1:])
         due = (
-            f"SELECT body FROM {r} WHERE live AND ((status = 'pending' AND created_at < %s)"
-            f" OR (status IN {_LIVE} AND deadline <= %s)) ORDER BY created_at, seq LIMIT %s"
+            f"SELECT body FROM {r} WHERE (status = 'pending' AND created_at < %s)"
+            f" OR (status IN {_LIVE} AND deadline <= %s) ORDER BY created_at, seq LIMIT %s"
         )
         return cls(
             records=r,
@@ -175,9 +174,4 @@ def _call(procedure: str, rows: int) -> str:
 
 
 def _where(query: RecordQuery) -> tuple[str, list[Any]]:
-    """`query`'s filters; for a live status also `live`, so the plan can read only the live
-    records (`handoff_records_live`) rather than every record since the first."""
-    clauses, params = sql_filter(query, mark="%s", created="created_at", moment=lambda m: m)
-    if query.status is not None and query.status.value in _LIVE_STATUSES:
-        clauses += " AND live"
-    return clauses, params
+    return sql_filter(query, mark="%s", created="created_at", moment=lambda moment: moment)
