@@ -75,6 +75,18 @@ def test_a_version_4_store_migrates_and_sweeps_only_live_records(postgres_url: s
         assert store.count(RecordQuery(status=HandoffStatus.completed)) == 2
 
 
+def test_a_move_is_a_hot_update(postgres_url: str) -> None:
+    with PostgresStore(postgres_url) as store:
+        store.put_many([make_record(1)])
+    table = f'"{schema_of(postgres_url)}".handoff_records'
+    with admin(postgres_url) as conn, conn.transaction():  # the UPDATE of a move, counted
+        conn.execute(f"UPDATE {table} SET status = 'accepted', version = 2, body = body"
+                     " WHERE record_id = 'h-1' AND version = 1")
+        counted = conn.execute("SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_xact_user_tables"
+                               " WHERE relid = %s::regclass", (table,)).fetchone()
+    assert counted == (1, 1)
+
+
 def test_no_index_names_status_and_pages_keep_room(postgres_url: str) -> None:
     PostgresStore(postgres_url).close()
     with admin(postgres_url) as conn:
