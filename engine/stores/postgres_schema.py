@@ -130,6 +130,21 @@ $$;
 -- handoff_move_many stays: replicas still running the engine of version 3 keep writing with it
 -- (and notifying after it) until a rolling upgrade reaches them.
 """),
+    (5, """
+-- A move may be a HOT update (no new entry in any index: about half the server's work of an
+-- update that adds one to each) only if no indexed column, in a key or a predicate, changes
+-- value and the new row version fits on the row's page. Every move changes `status`, so no
+-- index names it: the sweeper reads records in creation order and filters on `status` in the
+-- rows it reads, as `handoff records --status` does.
+DROP INDEX {s}.handoff_records_status;
+DROP INDEX {s}.handoff_records_deadline;
+CREATE INDEX handoff_records_deadline ON {s}.handoff_records (deadline)
+    WHERE deadline IS NOT NULL;
+-- Inserts leave a fifth of each page free, room for the new version of a moved row (about a
+-- record's size) beside the old. Pages filled before version 5 stay full until moves and
+-- vacuum free room on them (or VACUUM FULL or CLUSTER rewrites them).
+ALTER TABLE {s}.handoff_records SET (fillfactor = 80);
+"""),
 )
 """Forward migrations, applied in order; each version's SQL runs once, in one transaction."""
 
