@@ -16,6 +16,8 @@ SHARED_MAX = 50_000
 """Frozen parts remembered for sharing; the memory is forgotten at once when it is full."""
 _shared: dict[int, Any] = {}
 """Hash of a part's identity -> the part (one per hash: a collision only shares less)."""
+_strings: dict[tuple[str, ...], tuple[str, ...]] = {}
+"""Tuples of strings, each its own key."""
 
 
 def deep_freeze(value: Any) -> Any:
@@ -36,11 +38,12 @@ def _identity(frozen: Any) -> tuple[Any, ...]:
     value (`1`, `1.0` and `True` are equal in Python but not in a config; `-0.0` is not
     `0.0`)."""
     if type(frozen) is tuple:
-        return ("seq", *map(_part, frozen))
-    return ("map", *map(_part, frozen.keys()), *map(_part, frozen.values()))
+        return ("seq", *map(part, frozen))
+    return ("map", *map(part, frozen.keys()), *map(part, frozen.values()))
 
 
-def _part(item: Any) -> tuple[Any, ...] | int:
+def part(item: Any) -> tuple[Any, ...] | int:
+    """An item's share in its container's identity (see `_identity`)."""
     kind = type(item)
     if kind is MappingProxyType or kind is tuple:
         return id(item)
@@ -72,13 +75,18 @@ def shared(value: Any, identity: tuple[Any, ...], identify: Any) -> Any:
 
 
 def shared_tuple(value: tuple[Any, ...]) -> tuple[Any, ...]:
-    """The remembered tuple equal to `value` (of scalars or shared parts), else `value`."""
+    """The remembered tuple equal to `value` (of scalars or shared parts), else `value`.
+    A tuple of strings (names, keywords: nearly all a model holds) is its own identity:
+    strings are equal only when they are the same text."""
+    if all(type(item) is str for item in value):
+        found = _strings.get(value)
+        if found is not None:
+            return found
+        if len(_strings) >= SHARED_MAX:
+            _strings.clear()
+        _strings[value] = value
+        return value
     return shared(value, _identity(value), _identity)  # type: ignore[no-any-return]
-
-
-def part(item: Any) -> tuple[Any, ...] | int:
-    """An item's share in its container's identity (see `_identity`)."""
-    return _part(item)
 
 
 def thaw(value: Any) -> Any:

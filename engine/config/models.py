@@ -55,10 +55,14 @@ def shared_fields(model: M) -> M:
     `model_copy` gives the copy a set of its own. Call it on a model no one else holds yet."""
     fields = model.__dict__
     for name, value in fields.items():
-        if isinstance(value, Frozen):
+        kind = type(value)
+        if kind is tuple:
+            if value:  # the empty tuple is one object already
+                fields[name] = shared_tuple(value)
+        elif kind is SourceRef:  # a place in a file: never equal to another's
+            shared_fields(value)
+        elif isinstance(value, Frozen):
             fields[name] = _shared_model(shared_fields(value))
-        elif type(value) is tuple:
-            fields[name] = shared_tuple(value)
     given = model.__pydantic_fields_set__
     _set(model, "__pydantic_fields_set__", _FIELD_SETS.setdefault(frozenset(given), given))
     return model
@@ -67,8 +71,7 @@ def shared_fields(model: M) -> M:
 def _model_identity(model: Frozen) -> tuple[Any, ...]:
     """What makes two frozen models interchangeable: type, fields-set marker, field values
     (parts already shared by identity, scalars by type and value)."""
-    values = model.__dict__.values()
-    parts = (id(v) if isinstance(v, Frozen) else part(v) for v in values)
+    parts = [id(v) if isinstance(v, Frozen) else part(v) for v in model.__dict__.values()]
     return (type(model), id(model.__pydantic_fields_set__), *parts)  # the marker is shared
 
 
