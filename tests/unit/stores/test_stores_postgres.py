@@ -37,6 +37,18 @@ def schema_of(url: str) -> str:
     return url.rpartition("schema=")[2]
 
 
+def store_at_version(conn: Any, url: str, version: int) -> str:
+    """Make on `conn` the schema (returned) an engine with migrations 1 to `version` left."""
+    schema = schema_of(url)
+    conn.execute(f'CREATE SCHEMA "{schema}"')
+    conn.execute(f'CREATE TABLE "{schema}".handoff_schema (version integer PRIMARY KEY,'
+                 " applied_at timestamptz NOT NULL DEFAULT now())")
+    for number, statements in MIGRATIONS[:version]:
+        conn.execute(statements.replace("{s}", f'"{schema}"').encode())
+        conn.execute(f'INSERT INTO "{schema}".handoff_schema (version) VALUES (%s)', (number,))
+    return schema
+
+
 def history_rows(url: str) -> dict[str, list[tuple[Any, ...]]]:
     rows: dict[str, list[tuple[Any, ...]]] = {}
     with admin(url) as conn:
@@ -92,12 +104,8 @@ def test_a_version_1_store_migrates_forward_and_backfills_history(
         {"from": "pending", "to": "accepted", "trigger": "accept", "at": "2026-01-01T12:02:00Z",
          "actor": "b"},
     ], version=2)
-    with admin(postgres_url) as conn:  # what an engine with only migration 1 left behind
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-        conn.execute(f'CREATE TABLE "{schema}".handoff_schema (version integer PRIMARY KEY,'
-                     " applied_at timestamptz NOT NULL DEFAULT now())")
-        conn.execute(MIGRATIONS[0][1].replace("{s}", f'"{schema}"').encode())
-        conn.execute(f'INSERT INTO "{schema}".handoff_schema (version) VALUES (1)')
+    with admin(postgres_url) as conn:
+        store_at_version(conn, postgres_url, 1)
         conn.execute(
             f'INSERT INTO "{schema}".handoff_records (record_id, status, from_agent, to_agent,'
             " created_at, version, body) VALUES (%s, %s, %s, %s, %s, %s, %s)",
@@ -113,15 +121,8 @@ def test_a_version_1_store_migrates_forward_and_backfills_history(
 def test_a_version_3_store_migrates_to_moves_that_notify_in_the_same_call(
     postgres_url: str, record: MakeRecord
 ) -> None:
-    schema = schema_of(postgres_url)
-    with admin(postgres_url) as conn:  # what an engine with migrations 1 to 3 left behind
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-        conn.execute(f'CREATE TABLE "{schema}".handoff_schema (version integer PRIMARY KEY,'
-                     " applied_at timestamptz NOT NULL DEFAULT now())")
-        for version, statements in MIGRATIONS[:3]:
-            conn.execute(statements.replace("{s}", f'"{schema}"').encode())
-            conn.execute(f'INSERT INTO "{schema}".handoff_schema (version) VALUES (%s)',
-                         (version,))
+    with admin(postgres_url) as conn:
+        schema = store_at_version(conn, postgres_url, 3)
     with PostgresStore(postgres_url) as store:
         store.put_many([record(1)])
         moved = record(1, version=2, status="accepted", history=[

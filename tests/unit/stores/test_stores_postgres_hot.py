@@ -14,9 +14,12 @@ from tests.extras import need
 need("psycopg", extra="postgres", group="postgres")
 
 from engine.stores import PostgresStore  # noqa: E402 (imports psycopg)
-from engine.stores.postgres_schema import MIGRATIONS  # noqa: E402
 from tests.unit.stores.conftest import T0, make_record  # noqa: E402
-from tests.unit.stores.test_stores_postgres import admin, schema_of  # noqa: E402
+from tests.unit.stores.test_stores_postgres import (  # noqa: E402
+    admin,
+    schema_of,
+    store_at_version,
+)
 
 _INSERT = (
     'INSERT INTO "{s}".handoff_records (record_id, status, from_agent, to_agent, created_at,'
@@ -36,15 +39,8 @@ def _moved(n: int, *steps: tuple[str, str], **fields: Any) -> HandoffRecord:
 
 def _version_4_store(url: str, records: list[HandoffRecord]) -> None:
     """What an engine with migrations 1 to 4 left behind, holding `records`."""
-    schema = schema_of(url)
     with admin(url) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-        conn.execute(f'CREATE TABLE "{schema}".handoff_schema (version integer PRIMARY KEY,'
-                     " applied_at timestamptz NOT NULL DEFAULT now())")
-        for version, statements in MIGRATIONS[:4]:
-            conn.execute(statements.replace("{s}", f'"{schema}"').encode())
-            conn.execute(f'INSERT INTO "{schema}".handoff_schema (version) VALUES (%s)',
-                         (version,))
+        schema = store_at_version(conn, url, 4)
         for r in records:
             conn.execute(_INSERT.replace("{s}", schema), (
                 r.record_id, r.status.value, r.request.from_agent, r.request.to_agent,
