@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import queue
+import re
 import signal
 import subprocess
 import sys
@@ -83,6 +84,17 @@ class ConsoleServer:
             self.process.stdout.close()
         self.log.close()
         return self.process.returncode
+
+
+PIN = "4921"
+"""The secret in the demo calls' context (examples/console_demo/calls.py): never shown."""
+_HEX_RUN = re.compile(r"[0-9a-f]{8,}")
+
+
+def shows_pin(page: str) -> bool:
+    """Whether `page` shows the demo's pin. Record and trace ids are random hex and may hold
+    the same four digits, so runs of 8 or more hex digits are left out of the search."""
+    return PIN in _HEX_RUN.sub("", page)
 
 
 def _lower(items: Any) -> dict[str, str]:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from console_server import REPO, ConsoleServer, require, seed_store
+from console_server import REPO, ConsoleServer, require, seed_store, shows_pin
 
 from tests.extras import installed
 
@@ -128,7 +128,7 @@ def test_records_search_and_redaction(server: ConsoleServer) -> None:
     assert status == 400 and "expected an ISO 8601 time" in body
     for record in _record_ids(server):
         _, _, body = server.get(f"/records/{record}")
-        assert "4921" not in body and "tok-123" not in body  # pin and api_token
+        assert not shows_pin(body) and "tok-123" not in body  # pin and api_token
     status, _, body = server.get("/records/no-such-id")
     assert status == 404 and "no handoff record with id" in body
 
