@@ -146,6 +146,20 @@ CREATE INDEX handoff_records_pending_since ON {s}.handoff_records (pending_since
     WHERE pending_since IS NOT NULL;
 CREATE INDEX handoff_records_live_deadline ON {s}.handoff_records (live_deadline)
     WHERE live_deadline IS NOT NULL;
+-- A live record inserted without the columns (by a replica still on an older engine during a
+-- rolling upgrade) gets them here, so the sweepers still see it. The WHEN clause keeps this
+-- engine's inserts (columns set) from calling the function; moves never fire it.
+CREATE FUNCTION {s}.handoff_sweep_columns() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    NEW.pending_since := CASE WHEN NEW.status = 'pending' THEN NEW.created_at END;
+    NEW.live_deadline := NEW.deadline;
+    RETURN NEW;
+END
+$$;
+CREATE TRIGGER handoff_records_sweep_columns BEFORE INSERT ON {s}.handoff_records
+    FOR EACH ROW WHEN (NEW.status IN ('pending', 'accepted', 'in_progress')
+                       AND NEW.pending_since IS NULL AND NEW.live_deadline IS NULL)
+    EXECUTE FUNCTION {s}.handoff_sweep_columns();
 -- Both move routines keep their signatures, so replicas still on an older engine (calling
 -- either) set the columns too from now on.
 CREATE OR REPLACE FUNCTION {s}.handoff_move_many(

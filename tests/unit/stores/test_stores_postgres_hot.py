@@ -41,11 +41,16 @@ def old_store(url: str, records: list[HandoffRecord], *, version: int) -> None:
     """What an engine with migrations 1 to `version` left behind, holding `records`."""
     with admin(url) as conn:
         schema = store_at_version(conn, url, version)
-        for r in records:
-            conn.execute(_INSERT.replace("{s}", schema), (
-                r.record_id, r.status.value, r.request.from_agent, r.request.to_agent,
-                r.created_at, r.request.deadline, r.version, r.model_dump_json(),
-            ))
+        for record in records:
+            insert_as_before(conn, schema, record)
+
+
+def insert_as_before(conn: Any, schema: str, r: HandoffRecord) -> None:
+    """Insert `r` as an engine before schema version 6 did (the columns it knew of)."""
+    conn.execute(_INSERT.replace("{s}", schema), (
+        r.record_id, r.status.value, r.request.from_agent, r.request.to_agent,
+        r.created_at, r.request.deadline, r.version, r.model_dump_json(),
+    ))
 
 
 def test_a_version_4_store_migrates_and_sweeps_only_live_records(postgres_url: str) -> None:

@@ -20,6 +20,7 @@ from engine.stores.postgres_sql import Statements, due_params  # noqa: E402
 from tests.unit.stores.conftest import T0, make_record  # noqa: E402
 from tests.unit.stores.test_stores_postgres import admin, schema_of  # noqa: E402
 from tests.unit.stores.test_stores_postgres_hot import (  # noqa: E402
+    insert_as_before,
     moved,
     old_store,
 )
@@ -117,6 +118,21 @@ def test_a_column_left_stale_by_an_older_engine_never_expires_a_record(
         manager = HandoffManager(store=store, pending_timeout_s=60)
         assert manager.expire_overdue(now=T0 + timedelta(days=1)) == []
         assert store.get("h-1") == done
+
+
+def test_a_live_record_an_older_engine_inserts_is_still_swept(postgres_url: str) -> None:
+    with PostgresStore(postgres_url) as store:
+        old = make_record(1, deadline=_DEADLINE)
+        done = moved(2, ("pending", "completed"), deadline=_DEADLINE)
+        with admin(postgres_url) as conn:  # an engine of version 5 inserts them, columns unset
+            for record in (old, done):
+                insert_as_before(conn, schema_of(postgres_url), record)
+        columns = _columns(postgres_url)
+        assert columns["h-1"] == (old.created_at, _DEADLINE)  # filled by the insert trigger
+        assert columns["h-2"] == (None, None)  # a finished record is no sweep's business
+        manager = HandoffManager(store=store, pending_timeout_s=60)
+        expired = manager.expire_overdue(now=T0 + timedelta(days=1))
+        assert [record.record_id for record in expired] == ["h-1"]
 
 
 def _fill(url: str, terminal: int, live: int) -> None:
