@@ -26,7 +26,7 @@ from engine.stores.postgres_listen import ChangeListener
 from engine.stores.postgres_notify import Notifier
 from engine.stores.postgres_options import PostgresOptions
 from engine.stores.postgres_schema import boundary, explain, prepare
-from engine.stores.postgres_sql import Statements, row
+from engine.stores.postgres_sql import Statements, due_params, row
 
 _RECENT = 4096  # records kept parsed, with their stored JSON: `latest`, and reads skip parsing
 
@@ -164,7 +164,8 @@ class PostgresStore:
 
     def due(self, *, created_before: datetime, now: datetime) -> list[HandoffRecord]:
         with self._connection() as conn:
-            rows = conn.execute(self._sql.due, (created_before, now, None)).fetchall()
+            params = due_params(created_before, now, None)
+            rows = conn.execute(self._sql.due, params, prepare=False).fetchall()
         return [self._load(body) for (body,) in rows]
 
     # -- writes ----------------------------------------------------------------------------
@@ -227,7 +228,8 @@ class PostgresStore:
         expired: list[tuple[HandoffRecord, str, int]] = []
         with self._connection() as conn:
             with conn.transaction():
-                claimed = conn.execute(self._sql.claim_due, (created_before, now, limit))
+                params = due_params(created_before, now, limit)
+                claimed = conn.execute(self._sql.claim_due, params, prepare=False)
                 for (body,) in claimed.fetchall():  # locked by this transaction: only we move them
                     current = self._load(body)
                     new = expire(current)

@@ -6,22 +6,41 @@ that entry as parameters; any other (an import, a jump of several versions) lets
 read the new entries from the stored JSON, which costs it a parse of the whole record. A batch
 of moves of distinct records (even a batch of one) is one call of the schema's
 `handoff_move_notify`, which also sends the moves' notifications once they are durable; other
-writes' notifications are sent apart (see `engine.stores.postgres_notify`). No connection
-handling here.
+writes' notifications are sent apart (see `engine.stores.postgres_notify`). Every write sets
+the sweeper's columns (`pending_since`, `live_deadline`) from the record's new status. No
+connection handling here.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
-from engine.lifecycle.models import HandoffRecord, as_utc
+from engine.lifecycle.models import LIVE_STATES, HandoffRecord, HandoffStatus, as_utc
 from engine.stores.base import RecordQuery, sql_filter
 from engine.stores.postgres_schema import MOVES, RECORDS
 
 _LIVE = "('pending', 'accepted', 'in_progress')"
-_COLUMNS = "record_id, status, from_agent, to_agent, created_at, deadline, version, body"
+_COLUMNS = (
+    "record_id, status, from_agent, to_agent, created_at, deadline, version, body,"
+    " pending_since, live_deadline"
+)
+_SWEPT = (  # an UPDATE's sweeper columns, from the new status (as in migration 6)
+    "pending_since = CASE WHEN new_status = 'pending' THEN created_at END,"
+    f" live_deadline = CASE WHEN new_status IN {_LIVE} THEN deadline END"
+)
+# Due: pending past the timeout, or live past its deadline. The indexed columns find the
+# candidates; the status and times in the row decide (a column an older engine's write left
+# stale costs a row read, never a wrong expiry). Never run it prepared: a generic plan knows
+# neither the times nor the limit and reads every record in creation order instead.
+_DUE = (
+    "WHERE (pending_since < %(created_before)s AND status = 'pending'"
+    " AND created_at < %(created_before)s)"
+    f" OR (live_deadline <= %(now)s AND status IN {_LIVE} AND deadline <= %(now)s)"
+    " ORDER BY created_at, seq LIMIT %(limit)s"
+)
 _HISTORY = """history AS (
     INSERT INTO {m} (record_id, position, from_status, to_status, trigger, at, reason, actor)
     SELECT w.record_id, e.n - 1, e.m->>'from', e.m->>'to', e.m->>'trigger',
@@ -39,10 +58,11 @@ _ENTRY = """history AS (
     ON CONFLICT DO NOTHING
 )
 SELECT count(*) FROM written"""
-_MOVE_TYPES = (  # `update_one`'s parameters; see migration 4 in postgres_schema
+_MOVE_TYPES = (  # `update_one`'s parameters; see migration 4 in postgres_migrations
     "text", "integer", "text", "text", "integer", "integer", "text", "text", "text",
     "timestamptz", "text", "text",
 )
+_PENDING = HandoffStatus.pending
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,16 +87,16 @@ class Statements:
     @classmethod
     def for_schema(cls, schema: str) -> Statements:
         r, m = f'"{schema}".{RECORDS}', f'"{schema}".{MOVES}'
-        values = f"INSERT INTO {r} ({_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+        values = f"INSERT INTO {r} ({_COLUMNS}) VALUES ({', '.join(['%s'] * 10)})"
         returning = f"RETURNING record_id, body), {_HISTORY.format(m=m)}"
         returning_one = f"RETURNING record_id), {_ENTRY.format(m=m)}"
-        change = (f"UPDATE {r} SET status = %s, version = %s, body = %s"
-                  " WHERE record_id = %s AND version = %s")
-        excluded = ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS.split(", ")[1:])
-        due = (
-            f"SELECT body FROM {r} WHERE (status = 'pending' AND created_at < %s)"
-            f" OR (status IN {_LIVE} AND deadline <= %s) ORDER BY created_at, seq LIMIT %s"
+        change = (
+            f"UPDATE {r} SET status = new_status, version = new_version, body = new_body,"
+            f" {_SWEPT} FROM (VALUES (%s::text, %s::integer, %s::text))"
+            " AS n(new_status, new_version, new_body) WHERE record_id = %s AND version = %s"
         )
+        excluded = ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS.split(", ")[1:])
+        due = f"SELECT body FROM {r} {_DUE}"
         return cls(
             records=r,
             insert=f"WITH written AS ({values} ON CONFLICT (record_id) DO NOTHING {returning}",
@@ -138,16 +158,23 @@ class Statements:
         return self.update, (*change, first_new)
 
 
+def due_params(created_before: datetime, now: datetime, limit: int | None) -> dict[str, Any]:
+    """Parameters of `due` and `claim_due` (`limit` None: every due record)."""
+    return {"created_before": created_before, "now": now, "limit": limit}
+
+
 def row(record: HandoffRecord, body: str) -> tuple[Any, ...]:
     """Parameters of `upsert` (all history rows are new, read from the JSON)."""
     return (*_row(record, body), 0)
 
 
 def _row(record: HandoffRecord, body: str) -> tuple[Any, ...]:
-    request = record.request
+    request, status = record.request, record.status
     return (
-        record.record_id, record.status.value, request.from_agent, request.to_agent,
+        record.record_id, status.value, request.from_agent, request.to_agent,
         record.created_at, request.deadline, record.version, body,
+        record.created_at if status is _PENDING else None,
+        request.deadline if status in LIVE_STATES else None,
     )
 
 

@@ -21,7 +21,8 @@ from tests.extras import need
 psycopg = need("psycopg", extra="postgres", group="postgres")
 
 from engine.stores import PostgresStore  # noqa: E402 (imports psycopg)
-from engine.stores.postgres_schema import MIGRATIONS, SCHEMA_VERSION  # noqa: E402
+from engine.stores.postgres_migrations import MIGRATIONS  # noqa: E402
+from engine.stores.postgres_schema import SCHEMA_VERSION  # noqa: E402
 
 MakeRecord = Callable[..., HandoffRecord]
 

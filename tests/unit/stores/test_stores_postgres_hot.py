@@ -27,7 +27,7 @@ _INSERT = (
 )
 
 
-def _moved(n: int, *steps: tuple[str, str], **fields: Any) -> HandoffRecord:
+def moved(n: int, *steps: tuple[str, str], **fields: Any) -> HandoffRecord:
     """Record `n` after `steps` (from, to), each a minute after the one before."""
     first = make_record(n, **fields)
     history = [*first.history]
@@ -37,23 +37,28 @@ def _moved(n: int, *steps: tuple[str, str], **fields: Any) -> HandoffRecord:
     return make_record(n, status=steps[-1][1], version=len(history), history=history, **fields)
 
 
-def _version_4_store(url: str, records: list[HandoffRecord]) -> None:
-    """What an engine with migrations 1 to 4 left behind, holding `records`."""
+def old_store(url: str, records: list[HandoffRecord], *, version: int) -> None:
+    """What an engine with migrations 1 to `version` left behind, holding `records`."""
     with admin(url) as conn:
-        schema = store_at_version(conn, url, 4)
-        for r in records:
-            conn.execute(_INSERT.replace("{s}", schema), (
-                r.record_id, r.status.value, r.request.from_agent, r.request.to_agent,
-                r.created_at, r.request.deadline, r.version, r.model_dump_json(),
-            ))
+        schema = store_at_version(conn, url, version)
+        for record in records:
+            insert_as_before(conn, schema, record)
+
+
+def insert_as_before(conn: Any, schema: str, r: HandoffRecord) -> None:
+    """Insert `r` as an engine before schema version 6 did (the columns it knew of)."""
+    conn.execute(_INSERT.replace("{s}", schema), (
+        r.record_id, r.status.value, r.request.from_agent, r.request.to_agent,
+        r.created_at, r.request.deadline, r.version, r.model_dump_json(),
+    ))
 
 
 def test_a_version_4_store_migrates_and_sweeps_only_live_records(postgres_url: str) -> None:
     deadline = T0 + timedelta(minutes=30)
     pending = make_record(1)
-    overdue = _moved(2, ("pending", "accepted"), deadline=deadline)
-    done = _moved(3, ("pending", "accepted"), ("accepted", "completed"), deadline=deadline)
-    _version_4_store(postgres_url, [pending, overdue, done])
+    overdue = moved(2, ("pending", "accepted"), deadline=deadline)
+    done = moved(3, ("pending", "accepted"), ("accepted", "completed"), deadline=deadline)
+    old_store(postgres_url, [pending, overdue, done], version=4)
     with PostgresStore(postgres_url) as store:
         manager = HandoffManager(store=store, pending_timeout_s=60)
         expired = manager.expire_overdue(now=T0 + timedelta(days=1))
@@ -95,8 +100,8 @@ def test_no_index_names_status_and_pages_keep_room(postgres_url: str) -> None:
             (f'"{schema_of(postgres_url)}".handoff_records',),
         ).fetchone()
     names = [name for name, _ in found]
-    assert names == ["handoff_records_created", "handoff_records_deadline",
-                     "handoff_records_from", "handoff_records_pkey",
-                     "handoff_records_to"]
+    assert names == ["handoff_records_created", "handoff_records_from",
+                     "handoff_records_live_deadline", "handoff_records_pending_since",
+                     "handoff_records_pkey", "handoff_records_to"]
     assert [name for name, definition in found if "status" in definition] == []
     assert options == (["fillfactor=80"],)
