@@ -21,9 +21,9 @@ from engine.config.models import (
     RoutingSpec,
     RuleSpec,
     SourceRef,
-    shared_fields,
 )
 from engine.config.positions import Document, PathKey, json_path
+from engine.config.sharing import shared_fields
 from engine.issues import Issue
 
 

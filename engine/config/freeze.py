@@ -86,7 +86,7 @@ def shared_tuple(value: tuple[Any, ...]) -> tuple[Any, ...]:
             _strings.clear()
         _strings[value] = value
         return value
-    return shared(value, _identity(value), _identity)  # type: ignore[no-any-return]
+    return _share(value)  # type: ignore[no-any-return]
 
 
 def thaw(value: Any) -> Any:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
@@ -20,7 +20,7 @@ from pydantic import (
     model_validator,
 )
 
-from engine.config.freeze import deep_freeze, part, shared, shared_tuple, thaw
+from engine.config.freeze import deep_freeze, thaw
 
 ANYONE = "*"
 """In `peers` and `accepts.from`: every agent. An empty list means no agent at all."""
@@ -39,44 +39,6 @@ class Frozen(BaseModel):
     """Base of all config models: immutable, and unknown fields are a bug, not data."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-_FIELD_SETS: dict[frozenset[str], set[str]] = {}
-_set = object.__setattr__
-M = TypeVar("M", bound="Frozen")
-
-
-def shared_fields(model: M) -> M:
-    """`model` with its parts shared with equal ones built before: a 10,000-agent set written
-    from one template would otherwise hold 10,000 equal context policies, `from` lists and
-    fields-set markers (pydantic gives every instance a set of its own). The models inside it
-    and its tuples become the remembered equal ones (see `freeze.shared`). Safe because the
-    models are frozen: pydantic adds to the marker only when setting an attribute, and
-    `model_copy` gives the copy a set of its own. Call it on a model no one else holds yet."""
-    fields = model.__dict__
-    for name, value in fields.items():
-        kind = type(value)
-        if kind is tuple:
-            if value:  # the empty tuple is one object already
-                fields[name] = shared_tuple(value)
-        elif kind is SourceRef:  # a place in a file: never equal to another's
-            shared_fields(value)
-        elif isinstance(value, Frozen):
-            fields[name] = _shared_model(shared_fields(value))
-    given = model.__pydantic_fields_set__
-    _set(model, "__pydantic_fields_set__", _FIELD_SETS.setdefault(frozenset(given), given))
-    return model
-
-
-def _model_identity(model: Frozen) -> tuple[Any, ...]:
-    """What makes two frozen models interchangeable: type, fields-set marker, field values
-    (parts already shared by identity, scalars by type and value)."""
-    parts = [id(v) if isinstance(v, Frozen) else part(v) for v in model.__dict__.values()]
-    return (type(model), id(model.__pydantic_fields_set__), *parts)  # the marker is shared
-
-
-def _shared_model(model: M) -> M:
-    return shared(model, _model_identity(model), _model_identity)  # type: ignore[no-any-return]
 
 
 class SourceRef(Frozen):
