@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path, PurePath
-from typing import cast
+from typing import TypeVar, cast
 
 from pydantic import ValidationError
 
@@ -196,13 +196,12 @@ def _load_set(
         return None, issues
     members = _members(included, caps, cache, progress, hints)
     issues += [found for member in members for found in member.issues]
-    memos = cache.memos if cache is not None else {}
-    memo = memos.setdefault("version", VersionMemo()) if cache is not None else None
+    memo = _memo(cache, "version", VersionMemo)
     version = partial(_version, engine_path.name, source, members, listed, memo)
     if (done := _patched(cache, listed, members, version)) is not None:
         return done
     files = (display, *(item.file for item in included))
-    rules_memo: RuleMemo | None = memos.setdefault("rules", {}) if cache is not None else None
+    rules_memo: RuleMemo | None = _memo(cache, "rules", dict)
     try:
         config, locator, found = build_config(
             root, _by_kind(members), files=files, memo=rules_memo
@@ -211,12 +210,11 @@ def _load_set(
         message = f"the models refused data the schemas accepted: {error}"
         return None, [issue(display, (0, 0), "", "schema", message)]
     gaps = Gaps.of(members, incomplete=listed.incomplete)
-    link_memo = memos.setdefault("link", LinkMemo()) if cache is not None else None
-    issues += found + link_config(config, locator, gaps=gaps, memo=link_memo)
+    issues += found + link_config(config, locator, gaps=gaps, memo=_memo(cache, "link", LinkMemo))
     issues += shadowed_rules(config, locator) + contradicting_examples(config, locator)
     if has_errors(issues):
         return None, sorted(issues, key=sort_key)
-    graph = memos.setdefault("topology", TopologyMemo()) if cache is not None else None
+    graph = _memo(cache, "topology", TopologyMemo)
     warnings = tuple(sorted([*issues, *agent_warnings(config, locator, memo=graph)], key=sort_key))
     previous = cache.snapshot if cache is not None else None
     snapshot = compile_snapshot(
@@ -225,6 +223,14 @@ def _load_set(
     if cache is not None:
         return _keep(cache, listed, members, snapshot, locator)
     return snapshot, list(warnings)
+
+
+T = TypeVar("T")
+
+
+def _memo(cache: MemberCache | None, name: str, make: Callable[[], T]) -> T | None:
+    """What the last loads of this set kept under `name` for the next (None without a cache)."""
+    return None if cache is None else cast(T, cache.memos.setdefault(name, make()))
 
 
 def _version(
