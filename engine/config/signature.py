@@ -19,9 +19,13 @@ granularity without its stat changing: such a file is always read again (git's r
 def stat_key(path: Any) -> tuple[int, ...] | None:
     """What changes whenever a file is written or replaced: device, inode, size, times."""
     try:
-        info = os.stat(path)
+        return key_of(os.stat(path))
     except (OSError, ValueError):
         return None
+
+
+def key_of(info: os.stat_result) -> tuple[int, ...]:
+    """The stat key (see `stat_key`) of a stat result already taken."""
     return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
 
 

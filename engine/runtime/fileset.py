@@ -20,7 +20,7 @@ from typing import Generic, TypeVar
 from engine.config.loader import set_members
 from engine.config.members import MemberCache
 from engine.config.read import DEFAULT_MAX_BYTES, read_bytes
-from engine.config.signature import RACY_S
+from engine.config.signature import RACY_S, key_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +56,7 @@ def _keys(paths: list[str]) -> tuple[list[tuple[int, ...]], bool]:
         except (OSError, ValueError):
             keys.append(_GONE)
             continue
-        keys.append((info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns))
+        keys.append(key_of(info))
     return keys, linked
 
 
@@ -211,9 +211,7 @@ def _regular_key(name: str) -> tuple[int, ...] | None:
         info = os.stat(name)
     except (OSError, ValueError):
         return None
-    if not stat.S_ISREG(info.st_mode):
-        return None
-    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+    return key_of(info) if stat.S_ISREG(info.st_mode) else None
 
 
 def _inode_taken(
