@@ -12,18 +12,20 @@ its own, sent from here.
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 from collections.abc import Callable
 from contextlib import AbstractContextManager
+from json.encoder import encode_basestring_ascii as _quoted
 
 import psycopg
 
-from engine.lifecycle.models import HandoffRecord
+from engine.lifecycle.models import HandoffRecord, HandoffStatus
 from engine.stores.postgres_schema import explain
 
 log = logging.getLogger("engine.stores.postgres")
+
+_STATUS = {status: status.value for status in HandoffStatus}
 
 _ASYNC = "set_config('synchronous_commit', 'off', true)"  # this statement's transaction only
 _SEND = (  # the payloads as one text parameter: a text[] costs an escape pass per quote
@@ -51,16 +53,19 @@ class Notifier:
     ) -> None:
         self._connection = connection
         self._channel = channel
-        self._origin = origin
+        self._quoted_origin = _quoted(origin)
         self._location = location
         self._counts = threading.Lock()  # leaders of concurrent batches send at once
         self.sent = 0
         self.dropped = 0
 
     def payload(self, record: HandoffRecord) -> str:
-        """The notification of `record`'s new version and status (JSON: on one line)."""
-        return json.dumps({"id": record.record_id, "version": record.version,
-                           "status": record.status.value, "origin": self._origin})
+        """The notification of `record`'s new version and status: the JSON object
+        `json.dumps({"id": ..., "version": ..., "status": ..., "origin": ...})` writes, on one
+        line, formatted directly (one per move: a tenth of the dict-and-encoder's time)."""
+        record_id = _quoted(record.record_id)  # escaped, ASCII only: never a line break
+        return (f'{{"id": {record_id}, "version": {record.version:d}, "status":'
+                f' "{_STATUS[record.status]}", "origin": {self._quoted_origin}}}')
 
     def send(self, conn: psycopg.Connection, payloads: list[str], sent: bool = False) -> None:
         """Send `payloads` on `conn` (an autocommit connection whose writes just committed),

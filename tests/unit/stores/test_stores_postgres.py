@@ -22,6 +22,7 @@ psycopg = need("psycopg", extra="postgres", group="postgres")
 
 from engine.stores import PostgresStore  # noqa: E402 (imports psycopg)
 from engine.stores.postgres_migrations import MIGRATIONS  # noqa: E402
+from engine.stores.postgres_notify import Notifier  # noqa: E402
 from engine.stores.postgres_schema import SCHEMA_VERSION  # noqa: E402
 
 MakeRecord = Callable[..., HandoffRecord]
@@ -271,6 +272,27 @@ def test_notifications_carry_id_version_status_and_never_content(
         (notify,) = listener.notifies(timeout=5, stop_after=1)
     payload = json.loads(notify.payload)
     assert payload == {"id": "h-1", "version": 1, "status": "pending", "origin": store.origin}
+
+
+@pytest.mark.parametrize(
+    "record_id", ["h-1", 'a "quoted"\\id', "two\nlines", "caf\u00e9-\U0001f4de"]
+)
+@pytest.mark.parametrize("status", ["pending", "in_progress", "failed"])
+def test_a_notification_is_the_json_the_standard_encoder_writes(
+    record: MakeRecord, record_id: str, status: str
+) -> None:
+    """Payloads are formatted directly; they stay byte for byte what `json.dumps` writes (the
+    listeners of replicas on any engine version parse them), one line, ASCII only."""
+    def no_connection() -> Any:
+        raise AssertionError("formatting a payload never connects")
+
+    notifier = Notifier(no_connection, channel="c", origin='o"1', location="here")
+    moved = record(1, record_id=record_id, status=status, version=7)
+    payload = notifier.payload(moved)
+    assert payload == json.dumps(
+        {"id": record_id, "version": 7, "status": status, "origin": 'o"1'}
+    )
+    assert payload.isascii() and "\n" not in payload
 
 
 def test_the_feed_reports_other_replicas_and_rereads_after_a_reconnect(
