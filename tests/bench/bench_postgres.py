@@ -137,6 +137,26 @@ class Run(NamedTuple):
     """moves/s of the writers together, first start to last end"""
     cpu_us: float
     """client CPU per move: every thread of the writer processes, while timed"""
+    server_us: float | None
+    """PostgreSQL's CPU per move while timed (every server process: backends, WAL writer,
+    checkpointer...), None for SQLite or a server on another host"""
+
+
+def server_cpu_s() -> float | None:
+    """CPU seconds used so far by the PostgreSQL processes of this host (those that exited
+    count through their parent), or None if none can be read."""
+    ticks, found = 0, False
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                text = stat.read()
+        except OSError:  # gone meanwhile
+            continue
+        name, fields = text[text.index("(") + 1:text.rindex(")")], text[text.rindex(")") + 2:]
+        if name.startswith("postgres"):
+            found = True
+            ticks += sum(int(value) for value in fields.split()[11:15])  # utime..cstime
+    return ticks / os.sysconf("SC_CLK_TCK") if found else None
 
 
 def measure(kind: str, target: str, writers: int, sessions: int, moves: int) -> Run:
@@ -155,12 +175,17 @@ def measure(kind: str, target: str, writers: int, sessions: int, moves: int) -> 
         start.wait(120)  # every writer imported, connected and warmed up
     except threading.BrokenBarrierError:
         raise SystemExit("a writer process failed or hung before starting") from None
-    results = [_result(out, procs) for _ in procs]
+    server_before = server_cpu_s() if kind != "sqlite" else None
+    results = [_result(out, procs) for _ in procs]  # writers report before they disconnect
+    server_after = server_cpu_s() if server_before is not None else None
     for proc in procs:
         proc.join()
     total = sum(result[0] for result in results)
     elapsed = max(result[2] for result in results) - min(result[1] for result in results)
-    return Run(total / elapsed, sum(result[3] for result in results) / total * 1e6)
+    server = None
+    if server_before is not None and server_after is not None:
+        server = (server_after - server_before) / total * 1e6
+    return Run(total / elapsed, sum(result[3] for result in results) / total * 1e6, server)
 
 
 def _result(out: Any, procs: list[Any]) -> tuple[int, float, float, float]:
@@ -246,23 +271,37 @@ def wake_latency(url: str, count: int, *, raw: bool) -> tuple[list[float], list[
 def bench_moves(args: argparse.Namespace, url: str, folder: Path) -> None:
     for sessions in args.sessions:
         print(f"\nDurable moves/s, {sessions} session(s) per writer process,"
-              f" {args.moves:,} moves per writer, best of {args.rounds} interleaved runs")
-        print(f"  {'writers':>7}  {'raw psycopg':>12}  {'PostgresStore':>13}  {'of raw':>6}"
-              f"  {'SQLiteStore':>11}   client CPU us/move: raw / PostgresStore")
+              f" {args.moves:,} moves per writer, best of {args.rounds} interleaved runs;"
+              " each run's own ratio: median (lowest-highest); CPU per move: median of runs")
+        print(f"  {'writers':>7}  {'raw psycopg':>11}  {'PostgresStore':>13}  {'of raw':>6}"
+              f"  {'runs: of raw':>16}  {'SQLiteStore':>11}   client CPU us: raw / Postgres"
+              "   server: raw / Postgres")
         for writers in args.writers:
-            best = {"raw": 0.0, "postgres": 0.0, "sqlite": 0.0}
-            cpu = {"raw": float("inf"), "postgres": float("inf"), "sqlite": float("inf")}
-            for n in range(args.rounds):  # interleaved, best of each: the host's load drifts
+            runs: dict[str, list[Run]] = {"raw": [], "postgres": [], "sqlite": []}
+            for n in range(args.rounds):  # interleaved: the host's load drifts
                 run = f"{url}_{writers}_{sessions}_{n}"
                 targets = {"raw": run, "postgres": run,
                            "sqlite": str(folder / f"{writers}-{sessions}-{n}.db")}
                 for kind, target in targets.items():
-                    result = measure(kind, target, writers, sessions, args.moves)
-                    best[kind] = max(best[kind], result.rate)
-                    cpu[kind] = min(cpu[kind], result.cpu_us)
-            raw, ours, lite = best["raw"], best["postgres"], best["sqlite"]
-            print(f"  {writers:>7}  {raw:>12,.0f}  {ours:>13,.0f}  {ours / raw:>6.0%}"
-                  f"  {lite:>11,.0f}   {cpu['raw']:>5,.0f} / {cpu['postgres']:,.0f}")
+                    runs[kind].append(measure(kind, target, writers, sessions, args.moves))
+            print(f"  {writers:>7}  {_row(runs)}")
+
+
+def _row(runs: dict[str, list[Run]]) -> str:
+    best = {kind: max(run.rate for run in done) for kind, done in runs.items()}
+    pairs = zip(runs["raw"], runs["postgres"], strict=True)
+    ratios = sorted(ours.rate / raw.rate for raw, ours in pairs)
+    spread = f"{statistics.median(ratios):.0%} ({ratios[0]:.0%}-{ratios[-1]:.0%})"
+
+    def cpu(kind: str, side: str) -> str:
+        values = [getattr(run, side) for run in runs[kind]]
+        known = [value for value in values if value is not None]
+        return f"{statistics.median(known):,.0f}" if known else "n/a"
+
+    return (f"{best['raw']:>11,.0f}  {best['postgres']:>13,.0f}"
+            f"  {best['postgres'] / best['raw']:>6.0%}  {spread:>16}  {best['sqlite']:>11,.0f}"
+            f"   {cpu('raw', 'cpu_us'):>17} / {cpu('postgres', 'cpu_us'):<8}"
+            f"   {cpu('raw', 'server_us'):>6} / {cpu('postgres', 'server_us')}")
 
 
 def bench_wakes(args: argparse.Namespace, url: str) -> None:
@@ -286,7 +325,8 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, nargs="+", default=[1, 8])
     parser.add_argument("--writers", type=int, nargs="+", default=[1, 2, 4])
     parser.add_argument("--wakes", type=int, default=200, help="handoffs for the wake-up test")
-    parser.add_argument("--rounds", type=int, default=2, help="interleaved runs; best is shown")
+    parser.add_argument("--rounds", type=int, default=2,
+                        help="interleaved runs: best, and the spread of their ratios")
     args = parser.parse_args()
     prefix = f"bench_{os.getpid()}"
     url = f"{args.url}{'&' if '?' in args.url else '?'}schema={prefix}"
