@@ -6,8 +6,8 @@ until its commit is flushed, so notifying inside them would queue every replica'
 one disk flush each. A batch of notifications is instead sent right after the commit, on the
 same connection (no thread to wake, no connection of its own), in a transaction that does not
 wait for the disk (notifications are not durable anyway): by the procedure that wrote a batch
-of moves, in the same call (see migration 4 in `postgres_schema`), or else by one statement of
-its own, sent from here.
+of moves, in the same call (see migration 4 in `postgres_migrations`), or else by one
+statement of its own, sent from here.
 """
 
 from __future__ import annotations
@@ -20,12 +20,10 @@ from json.encoder import encode_basestring_ascii as _quoted
 
 import psycopg
 
-from engine.lifecycle.models import HandoffRecord, HandoffStatus
+from engine.lifecycle.models import HandoffRecord
 from engine.stores.postgres_schema import explain
 
 log = logging.getLogger("engine.stores.postgres")
-
-_STATUS = {status: status.value for status in HandoffStatus}
 
 _ASYNC = "set_config('synchronous_commit', 'off', true)"  # this statement's transaction only
 _SEND = (  # the payloads as one text parameter: a text[] costs an escape pass per quote
@@ -65,7 +63,7 @@ class Notifier:
         line, formatted directly (one per move: a tenth of the dict-and-encoder's time)."""
         record_id = _quoted(record.record_id)  # escaped, ASCII only: never a line break
         return (f'{{"id": {record_id}, "version": {record.version:d}, "status":'
-                f' "{_STATUS[record.status]}", "origin": {self._quoted_origin}}}')
+                f' "{record.status.value}", "origin": {self._quoted_origin}}}')
 
     def send(self, conn: psycopg.Connection, payloads: list[str], sent: bool = False) -> None:
         """Send `payloads` on `conn` (an autocommit connection whose writes just committed),
