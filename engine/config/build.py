@@ -66,6 +66,8 @@ def build_agent(document: Document) -> AgentSpec:
         data["handoff"] = handoff
     data["peers"] = _anyone(data.get("peers", []))
     accepts = dict(data.get("accepts", {}))
+    if accepts.get("payload_schema") is True:  # accepts every payload, as no schema does
+        del accepts["payload_schema"]
     if "from" in accepts:
         accepts["from"] = _anyone(accepts["from"])
     data["accepts"] = accepts

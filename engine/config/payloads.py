@@ -33,6 +33,10 @@ def payload_schema_issues(document: Document) -> list[Issue]:
 
 
 def _schema_problems(schema: Any) -> list[tuple[str, PathKey, str]]:
+    if schema is False:
+        message = ("`false` refuses every payload, so a call of this agent's handoff tool could "
+                   "never succeed; to let no agent hand off here, write `accepts.from: []`")
+        return [("invalid-payload-schema", (), message)]
     error = schema_error(schema)
     if error is not None:
         return [("invalid-payload-schema", error[0], f"not a valid JSON Schema: {error[1]}")]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -77,3 +78,23 @@ def test_invalid_config_exits_1_with_located_issues(tmp_path: Path) -> None:
     result = tools(tmp_path, "--agent", "a")
     assert result.returncode == 1
     assert "engine.yaml:" in result.stderr and "error[" in result.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("schema", ["true"])
+def test_boolean_payload_schemas_check_and_give_tools(tmp_path: Path, schema: str) -> None:
+    """A boolean schema is a JSON Schema: `check` passes it and `tools` renders the tool."""
+    folder = tmp_path / "banking"
+    shutil.copytree(BANKING, folder)
+    claims = folder / "agents" / "claims.yaml"
+    text = claims.read_text(encoding="utf-8")
+    claims.write_text(text.replace("peers:", f"accepts:\n  payload_schema: {schema}\npeers:"),
+                      encoding="utf-8")
+    check = subprocess.run([sys.executable, "-m", "engine", "check", str(folder)],
+                           capture_output=True, text=True, timeout=60, check=False)
+    assert check.returncode == 0, check.stdout + check.stderr
+    result = tools(folder, "--agent", "fraud_agent")
+    assert result.returncode == 0, result.stderr
+    claims_tool = next(t for t in json.loads(result.stdout)
+                       if t["function"]["name"] == "handoff_claims")
+    assert claims_tool["function"]["parameters"]["type"] == "object"

@@ -101,6 +101,25 @@ def test_prints_rejections_with_issues_then_applies_the_fix(
 
 
 @pytest.mark.slow
+def test_boolean_payload_schemas_are_reloaded_and_the_watch_goes_on(
+    folder: Path, running: Watch
+) -> None:
+    """`payload_schema: true` applies, `false` is a located rejection; later edits still serve."""
+    assert running.line().startswith("serving ")
+    claims = folder / "agents" / "claims.yaml"
+    edit(claims, "peers:", "accepts:\n  payload_schema: true\npeers:")
+    assert running.line().startswith("applied ")
+    edit(claims, "payload_schema: true", "payload_schema: false")
+    assert running.line().startswith("rejected: ")
+    issue = running.line()
+    assert "claims.yaml:9:" in issue and "error[invalid-payload-schema]" in issue
+    edit(claims, "payload_schema: false", "payload_schema: {type: object}")
+    assert running.line().startswith("serving again after 1 rejected reload(s): applied ")
+    assert running.stop(signal.SIGINT) == 0
+    assert "Traceback" not in running.close()
+
+
+@pytest.mark.slow
 def test_undoing_a_rejected_edit_confirms_the_version_serving_again(
     folder: Path, running: Watch
 ) -> None:

@@ -111,3 +111,11 @@ def test_equal_parts_of_models_are_one_object_and_dump_as_before(
         exclude={"name", "peers", "source"}
     )
     assert x.model_dump(exclude_unset=True)["context"] == {"share": "carry", "carry": ("k",)}
+
+
+def test_payload_schema_true_accepts_every_payload_as_no_schema_does(
+    write_files: Callable[[dict[str, str]], Path],
+) -> None:
+    agent_b = AGENT_B.replace("accepts: {from: [a]}", "accepts: {from: [a], payload_schema: true}")
+    snapshot = load_config(config_set(write_files, {"a": AGENT_A, "b": agent_b}))
+    assert snapshot.agents["b"].accepts.payload_schema is None
