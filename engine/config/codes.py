@@ -60,6 +60,8 @@ ERROR_CODES: dict[str, str] = {
     "unknown-tool": "a case calls a tool that is neither a handoff trigger nor a rule's tool",
     "unknown-rule": "a case expects a rule id that no routing document declares",
     "duplicate-case": "two cases of one cases file share a name",
+    # any stage
+    "internal-error": "the engine itself failed on this file (a bug: the log holds the traceback)",
 }
 
 WARNING_CODES: dict[str, str] = {
@@ -83,3 +85,18 @@ def issue(
     severity = Severity.warning if code in WARNING_CODES else Severity.error
     line, col = position
     return Issue(file, line, col, json_path, code, message, severity)
+
+
+MAX_INTERNAL_DETAIL = 500
+"""Characters of an unexpected exception's text an `internal-error` issue quotes."""
+
+
+def internal_issue(file: str, error: BaseException) -> Issue:
+    """An exception no stage expected, as an issue of `file`: the run goes on and reports it
+    with the rest (the caller logs the traceback)."""
+    detail = f"{type(error).__name__}: {error}"
+    if len(detail) > MAX_INTERNAL_DETAIL:
+        detail = detail[:MAX_INTERNAL_DETAIL] + " ..."
+    message = (f"the engine failed on this file ({detail}); this is a bug in handoff-engine, "
+               "please report it (the log holds the traceback)")
+    return issue(file, (0, 0), "", "internal-error", message)

@@ -8,6 +8,7 @@ file. It never looks at another file: cross-file checks belong to the link stage
 from __future__ import annotations
 
 import hashlib
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -16,6 +17,7 @@ from functools import partial
 from typing import Any, Protocol, TypeVar
 
 from engine.config.build import LEGACY_TRIGGER
+from engine.config.codes import internal_issue
 from engine.config.models import AgentSpec
 from engine.config.parse import MAX_ALIAS_NODES, MAX_DEPTH, parse_text, positions_of
 from engine.config.positions import Document, PathKey, Position, json_path
@@ -24,6 +26,8 @@ from engine.config.schemas import SCHEMA_BY_KIND
 from engine.config.signature import RACY_S, signatures, stat_key
 from engine.config.validate import validate_document
 from engine.issues import Issue
+
+log = logging.getLogger("engine.config")
 
 Payload = Callable[[Document], list[Issue]]
 V = TypeVar("V", covariant=True)
@@ -172,6 +176,14 @@ class MemberCache:
                 self.listings[key] = (seen, listing)
                 self.last_checked = key
 
+    def clear(self) -> None:
+        """Forget everything kept, so the next load is a cold one (after a load that failed
+        part-way may have left its memos half-written)."""
+        with self.lock:
+            self.entries, self.stats, self.used, self.listings = {}, {}, set(), {}
+            self.snapshot, self.memos, self.last, self.last_checked = None, {}, None, None
+            self.hints = self.contents = None
+
     def get(self, key: tuple[object, ...]) -> Member | None:
         with self.lock:
             self.used.add(key)
@@ -253,8 +265,13 @@ def _fresh(
     build: Callable[[Document], AgentSpec] | None,
     own_issues: Payload,
 ) -> Member:
-    member = _checked(kind, source, relative, digest, max_nodes, own_issues)
-    return _with_model(member, path, build, max_nodes)
+    try:
+        member = _checked(kind, source, relative, digest, max_nodes, own_issues)
+        return _with_model(member, path, build, max_nodes)
+    except Exception as error:  # a bug in a stage: this file fails, the others are still checked
+        log.error("config %s: a stage failed unexpectedly", source.file, exc_info=error)
+        return Member(kind, source.file, relative, digest, None,
+                      (internal_issue(source.file, error),), declares=None)
 
 
 def _checked(

@@ -8,6 +8,7 @@ bad input.
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
@@ -17,7 +18,7 @@ from typing import TypeVar, cast
 from pydantic import ValidationError
 
 from engine.config.build import Built, Locator, RuleMemo, build_agent, build_config
-from engine.config.codes import issue
+from engine.config.codes import internal_issue, issue
 from engine.config.document import read_document
 from engine.config.examples_check import contradicting_examples
 from engine.config.heap import collector_paused
@@ -40,6 +41,8 @@ from engine.config.schemas import ENGINE_SCHEMA
 from engine.config.snapshot import Snapshot, compile_snapshot
 from engine.config.topology import TopologyMemo, agent_warnings, shadowed_rules
 from engine.issues import Issue, has_errors, sort_key
+
+log = logging.getLogger("engine.config")
 
 
 def content_version(files: Iterable[tuple[str, bytes]]) -> str:
@@ -177,8 +180,14 @@ def load_set(
     staying silent about names a failed file may declare (`Gaps`). `cache` keeps per-file
     results between loads of the same set (hot reload); `progress` hears how far it got.
     """
-    with collector_paused():
-        return _load_set(engine_path, display, caps, cache, progress)
+    try:
+        with collector_paused():
+            return _load_set(engine_path, display, caps, cache, progress)
+    except Exception as error:  # a bug in a stage: reported as an issue, never a traceback
+        log.error("config %s: a stage failed unexpectedly", display, exc_info=error)
+        if cache is not None:
+            cache.clear()  # what the failed load kept may be half-written
+        return None, [internal_issue(display, error)]
 
 
 def _load_set(
