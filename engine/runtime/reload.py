@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
+from engine.config.codes import internal_issue
 from engine.config.heap import collector_paused
 from engine.config.members import MemberCache
 from engine.config.snapshot import Snapshot
@@ -153,6 +154,16 @@ class Reloader:
         with self._lock:
             self._generation += 1
             generation = self._generation
+        try:
+            return self._build(generation, started, force, settle_s, changed)
+        except Exception as error:  # a bug in a stage: a rejected build, the watch goes on
+            issues = (self._internal(error),)
+            return _Candidate(generation, "", None, issues, time.perf_counter() - started)
+
+    def _build(
+        self, generation: int, started: float, force: bool, settle_s: float,
+        changed: Collection[str] | None,
+    ) -> _Candidate | None:
         deadline = time.monotonic() + max(MAX_SETTLE_WAIT_S, 4 * settle_s)
         state = self._scan(changed)
         while True:
@@ -189,10 +200,36 @@ class Reloader:
             with collector_paused(freeze=True):
                 snapshot = self._load(self.path)
         except ConfigError as error:
+            if any(found.code == "internal-error" for found in error.issues):
+                self._forget()
             return None, error.issues
         except OSError as error:  # a file vanished between the loader's listing and reading
             return None, (Issue(str(self.path), 0, 0, "", "unreadable", f"cannot read: {error}"),)
+        except Exception as error:  # a bug in a loader: the same as a bug in a stage
+            return None, (self._internal(error),)
         return snapshot, snapshot.warnings
+
+    def _internal(self, error: Exception) -> Issue:
+        """An unexpected exception of a reload as the issue that rejects it. What the reload
+        memory kept is dropped: the next reload starts cold."""
+        log.error("config %s: reload failed unexpectedly", self.path, exc_info=error)
+        self._forget()
+        return internal_issue(str(self.path), error)
+
+    def _forget(self) -> None:
+        self._cache.clear()
+        with self._looking:
+            self._look, self._digests = None, {}
+
+    def failed(self, error: Exception) -> ReloadResult:
+        """Report a reload that raised outside its build (a watcher calls this, then goes on
+        watching): a rejected result, counted and reported like any other."""
+        previous = self._current.version
+        result = ReloadResult("rejected", previous, previous, (self._internal(error),))
+        with self._lock:
+            self._stats = _count(self._stats, result, now=self._clock())
+        self._report(result)
+        return result
 
     def apply(self, candidate: _Candidate | None) -> ReloadResult:
         """Swap in a built candidate (or record why not). Cheap: safe on an event loop."""

@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -194,20 +195,30 @@ class ConfigWatcher:
         self.stop()
 
     def run(self) -> None:
-        """Watch until `stop()`; blocks the calling thread."""
+        """Watch until `stop()`; blocks the calling thread. Nothing a reload or the OS watch
+        raises ends it: the failure is logged (and reported as a rejected reload) and the
+        folder watched again."""
         while not self._stop.is_set():
             if not self._wait_for_folder(self._stop.wait):
                 return
-            cycle = _Cycle(self.reloader, self.options)
-            for changes in self._sync_batches(cycle):
-                if cycle.folder_replaced():
-                    break
-                changed = cycle.what_changed(changes)
-                if changed is not None:
-                    self._deliver(self.reloader.reload(
-                        settle_s=self.options.settle_s, changed=changed or None
-                    ))
-                self.ready.set()
+            try:
+                self._watch_cycle()
+            except Exception:
+                log.exception("config folder %s: the watch failed; watching again",
+                              self.reloader.root)
+                self._stop.wait(self.options.tick_ms / 1000)
+
+    def _watch_cycle(self) -> None:
+        cycle = _Cycle(self.reloader, self.options)
+        for changes in self._sync_batches(cycle):
+            if cycle.folder_replaced():
+                return
+            changed = cycle.what_changed(changes)
+            if changed is not None:
+                self._supervised(partial(
+                    self.reloader.reload, settle_s=self.options.settle_s, changed=changed or None
+                ))
+            self.ready.set()
 
     def _sync_batches(self, cycle: _Cycle) -> Iterator[set[Any]]:
         try:
@@ -239,12 +250,16 @@ class ConfigWatcher:
         while not stop.is_set():
             if not await self._await_folder(stop):
                 return
-            cycle = _Cycle(self.reloader, self.options)
             try:
-                await self._awatch_cycle(cycle, stop)
+                await self._awatch_cycle(_Cycle(self.reloader, self.options), stop)
             except (OSError, RuntimeError) as error:
                 log.info("config folder %s: watch ended (%s); watching again",
                          self.reloader.root, error)
+            except Exception:
+                log.exception("config folder %s: the watch failed; watching again",
+                              self.reloader.root)
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(stop.wait(), self.options.tick_ms / 1000)
 
     async def _awatch_cycle(self, cycle: _Cycle, stop: asyncio.Event) -> None:
         batches = watchfiles.awatch(*cycle.folders, stop_event=stop, **self.options.watch_kwargs())
@@ -265,14 +280,22 @@ class ConfigWatcher:
             candidate = await asyncio.to_thread(
                 self.reloader.build, settle_s=self.options.settle_s, changed=changed
             )
-        result = self.reloader.apply(candidate)
-        self._deliver(result)
-        return result
+        return self._supervised(lambda: self.reloader.apply(candidate))
 
     # -- shared ----------------------------------------------------------------------------
-    def _deliver(self, result: ReloadResult) -> None:
+    def _supervised(self, reload: Callable[[], ReloadResult]) -> ReloadResult:
+        """Run one reload and deliver its result; an exception in either is reported (a
+        rejected reload, or a log line for the callback) instead of ending the watch."""
+        try:
+            result = reload()
+        except Exception as error:
+            result = self.reloader.failed(error)
         if (result.outcome != "unchanged" or result.rebuilt) and self.on_result is not None:
-            self.on_result(result)
+            try:
+                self.on_result(result)
+            except Exception:
+                log.exception("config %s: the reload result callback failed", self.reloader.path)
+        return result
 
     def _wait_for_folder(self, wait: Callable[[float], bool]) -> bool:
         """Block until the folder exists; False if asked to stop first."""
