@@ -74,7 +74,8 @@ class Console:
         if self.store is None:
             return None
         spec = self.engine.snapshot.config.engine.redact
-        return RecordsView(self.store, Redactor(spec.keys, defaults=spec.defaults))
+        return RecordsView(self.store,
+                           Redactor(spec.keys, defaults=spec.defaults, values=spec.values))
 
 
 def _topology(console: Console, request: Request, *, fragment: bool) -> Response:
