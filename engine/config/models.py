@@ -190,6 +190,7 @@ class RedactSpec(Frozen):
 
     keys: tuple[str, ...] = ()
     defaults: bool = True
+    values: bool = True
 
 
 class Policies(Frozen):

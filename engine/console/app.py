@@ -22,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from engine.console import evaluation, playground
+from engine.console import corpora, evaluation, playground
 from engine.console.live import LiveConfig
 from engine.console.records import RecordsView, Search, timeline
 from engine.console.security import Guard
@@ -74,7 +74,8 @@ class Console:
         if self.store is None:
             return None
         spec = self.engine.snapshot.config.engine.redact
-        return RecordsView(self.store, Redactor(spec.keys, defaults=spec.defaults))
+        return RecordsView(self.store,
+                           Redactor(spec.keys, defaults=spec.defaults, values=spec.values))
 
 
 def _topology(console: Console, request: Request, *, fragment: bool) -> Response:
@@ -151,12 +152,12 @@ def _eval_page(console: Console, request: Request) -> Response:
     result, error = None, None
     if chosen:
         try:
-            path = evaluation.pick_corpus(root, chosen)
+            path = corpora.pick_corpus(root, chosen)
             result = evaluation.run_eval(console.engine.router(), path, label=chosen)
         except UsageError as problem:
             error = str(problem)
     return console.page("eval.html", request, status=400 if error else 200,
-                        corpora=evaluation.shipped_corpora(root), chosen=chosen,
+                        corpora=corpora.shipped_corpora(root), chosen=chosen,
                         result=result, error=error, max_upload=console.max_upload)
 
 

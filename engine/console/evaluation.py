@@ -1,5 +1,5 @@
-"""The eval page's work: find the corpora a set ships, take an uploaded one (size-capped),
-run `handoff eval`'s own evaluation on it and shape the report for tables and a chart.
+"""The eval page's work: take an uploaded corpus (size-capped), run `handoff eval`'s own
+evaluation on it or on a shipped one (`corpora`) and shape the report for tables and a chart.
 
 Uploads go to a private temporary file that is removed after the run; nothing else is written.
 """
@@ -23,7 +23,6 @@ from engine.routing.router import Router
 MAX_UPLOAD_BYTES = 8 * 1024 * 1024
 """The largest corpus the eval page accepts by upload (the server's default)."""
 CORPUS_SUFFIXES = (".csv", ".jsonl", ".ndjson")
-MAX_LISTED = 200
 WORST = 15
 
 
@@ -33,26 +32,6 @@ class UploadTooLarge(UsageError):
     def __init__(self, limit: int) -> None:
         self.limit = limit
         super().__init__(f"the corpus is larger than the upload limit ({limit} bytes)")
-
-
-def shipped_corpora(root: Path) -> list[str]:
-    """Corpus files (CSV, JSONL) below the config set's folder, as paths relative to it."""
-    found = []
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in sorted(files):
-            if name.lower().endswith(CORPUS_SUFFIXES):
-                found.append(str(Path(folder, name).relative_to(root)))
-                if len(found) >= MAX_LISTED:
-                    return found
-    return found
-
-
-def pick_corpus(root: Path, name: str) -> Path:
-    """The shipped corpus `name`; only files `shipped_corpora` lists can be picked."""
-    if name not in shipped_corpora(root):
-        raise UsageError(f"corpus {name!r} is not a corpus of this config set")
-    return root / name
 
 
 async def save_upload(chunks: AsyncIterator[bytes], *, filename: str, limit: int) -> Path:

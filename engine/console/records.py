@@ -1,7 +1,7 @@
 """Searching the handoff records of a store and reading one record's lifecycle timeline.
 
 Reads through the `Store` protocol only (`query`, `count`, `get`) and never writes. Every
-record passes the default redaction policy and the serving config's before it is shown.
+record passes the built-in secret key words and the serving config's policy before it is shown.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from engine.errors import UsageError
 from engine.lifecycle.models import HandoffRecord, HandoffStatus
-from engine.redaction import DEFAULT_REDACTOR, Redactor
+from engine.redaction import Redactor
 from engine.stores.base import RecordQuery, Store
 from engine.stores.sqlite import SQLiteStore
 
@@ -22,6 +22,9 @@ SESSION_KEY = "session_id"
 """The request context key that names a record's session (records carry no session field)."""
 SESSION_SCAN = 20_000
 """Records read at most to answer a session search (newest first)."""
+SECRET_KEYS = Redactor(values=False)
+"""Applied to every record shown, whatever the config: a store may hold records written
+without redaction. Secret-looking values are hidden as the serving config says."""
 
 
 def open_store(location: str) -> Store:
@@ -96,13 +99,13 @@ class Page:
 
 @dataclass(slots=True)
 class RecordsView:
-    """The records a store holds, redacted with `redactor` (after the default policy)."""
+    """The records a store holds, redacted with `redactor` (after `SECRET_KEYS`)."""
 
     store: Store
     redactor: Redactor = field(default_factory=Redactor)
 
     def redacted(self, record: HandoffRecord) -> HandoffRecord:
-        return self.redactor.record(DEFAULT_REDACTOR.record(record))
+        return self.redactor.record(SECRET_KEYS.record(record))
 
     def get(self, record_id: str) -> HandoffRecord:
         return self.redacted(self.store.get(record_id))

@@ -64,7 +64,8 @@ class HandoffManager:
     pending records), `config_version` and `actor` (written into records and history),
     `retries` (how often a move is re-planned on a `VersionConflict` before it is raised),
     `redactor` (default `DEFAULT_REDACTOR`: values of secret-looking keys in a request's
-    context, a result or an import are replaced before anything is stored or exported).
+    context, a result or an import, and secret-looking values such as card numbers in them
+    and in the task text, are replaced before anything is stored or exported).
     Moves of one record serialize (lock stripes in-process, record versions across processes).
     """
 
@@ -105,9 +106,7 @@ class HandoffManager:
         """A new `pending` record with a UUID4 id, stored before it is returned."""
         if not isinstance(request, HandoffRequest):
             raise UsageError(f"create_handoff needs a HandoffRequest, got {type(request)!r}")
-        context = self.redactor.redact(request.context)
-        if context is not request.context:
-            request = request.model_copy(update={"context": context})
+        request = self.redactor.request(request)
         now = self.clock()
         entry = new_move(None, _PENDING, CREATE, now, "", self._actor(actor))
         record = build_record(

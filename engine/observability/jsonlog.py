@@ -12,6 +12,7 @@ from dataclasses import asdict
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, TextIO
 
+from engine.observability.lines import escape_controls
 from engine.observability.observer import Observer
 
 if TYPE_CHECKING:
@@ -37,7 +38,9 @@ def trace_ids() -> dict[str, str]:
 class JsonLogObserver(Observer):
     """Logs each handoff (INFO; WARNING when it raised) and each applied (INFO) or rejected
     (WARNING) reload to `logger` (default `engine.events`), its fields in `record.handoff_event`.
-    Fields are the observer facts: names, ids, counts, reasons; never caller text or context."""
+    Fields are the observer facts: names, ids, counts, reasons; never caller text or context.
+    The message escapes control characters (`lines.escape_controls`): a sender with a line
+    break cannot start a log line of its own, whatever formatter writes it."""
 
     def __init__(self, *, logger: logging.Logger | None = None) -> None:
         self.logger = logger or logging.getLogger(EVENTS_LOGGER)
@@ -68,7 +71,8 @@ class JsonLogObserver(Observer):
 
     def _log(self, level: int, text: str, fields: dict[str, Any]) -> None:
         fields.update(trace_ids())
-        self.logger.log(level, "%s", text, extra={FIELDS: fields})
+        # a sender is the caller's text: it must not start a log line of its own
+        self.logger.log(level, "%s", escape_controls(text), extra={FIELDS: fields})
 
 
 class JsonFormatter(logging.Formatter):

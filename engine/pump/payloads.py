@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Mapping
 from typing import Any, Union
 
 import jsonschema
@@ -16,6 +17,11 @@ from engine.validation.metaschema import schema_error
 from engine.validation.validators import safe_validator
 
 _MAX_REASONS = 5
+MAX_NESTING = 64
+"""How deep a payload may nest containers (mappings, lists, tuples, sets, pydantic models);
+a deeper or cyclic payload is refused like an invalid one."""
+_TOO_DEEP = f"payload nested deeper than {MAX_NESTING} levels (or in a cycle)"
+_FLAT = frozenset({str, bytes, int, float, bool, type(None)})
 
 
 class PayloadRejected(Exception):
@@ -83,11 +89,16 @@ class PayloadSpec:
         return self.name if isinstance(payload, dict) else type(payload).__name__
 
     def validate(self, value: Any) -> Any:
-        """Return the payload the handler will receive, or raise PayloadRejected."""
+        """Return the payload the handler will receive, or raise PayloadRejected (also for a
+        payload nested deeper than `MAX_NESTING` levels, or cyclic)."""
+        if nested_deeper(value, MAX_NESTING):
+            raise PayloadRejected(_TOO_DEEP)
         if self._models:
             return _validate_model(self._models, self._adapter, value, self.name)
         if self._validator is not None:
             data = _as_json_data(value)
+            if data is not value and nested_deeper(data, MAX_NESTING):
+                raise PayloadRejected(_TOO_DEEP)
             errors = sorted(self._validator.iter_errors(data), key=lambda e: list(e.path))
             if errors:
                 raise PayloadRejected(_join(_describe(e) for e in errors))
@@ -126,10 +137,37 @@ def _as_json_data(value: Any) -> Any:
             return json.loads(value)
         except ValueError as e:
             raise PayloadRejected(f"payload is not valid JSON: {e}") from e
+        except RecursionError:  # the decoder's own guard: deeper than the interpreter allows
+            raise PayloadRejected("payload is not valid JSON: nested too deeply") from None
     try:
         return json.loads(json.dumps(value))
     except (TypeError, ValueError) as e:
         raise PayloadRejected(f"payload is not JSON data: {e}") from e
+
+
+def nested_deeper(value: Any, limit: int) -> bool:
+    """True when `value` nests containers (mappings, lists, tuples, sets, pydantic models) more
+    than `limit` levels deep, or in a cycle. Level by level, never recursive; stops at the
+    first level past `limit`."""
+    level, depth = [value], 0
+    while level:
+        below: list[Any] = []
+        for item in level:
+            if type(item) in _FLAT:
+                continue
+            if isinstance(item, Mapping):
+                below += item.values()
+            elif isinstance(item, (list, tuple, set, frozenset)):
+                below += item
+            elif isinstance(item, BaseModel):
+                below += vars(item).values()
+        if not below:
+            return False
+        depth += 1
+        if depth > limit:
+            return True
+        level = below
+    return False
 
 
 def _describe(error: jsonschema.ValidationError) -> str:

@@ -15,6 +15,7 @@ import jsonschema
 from pydantic import BaseModel
 
 from engine.errors import RegistrationError
+from engine.observability.lines import has_controls
 from engine.pump.contract import RESPONSE_SEMANTICS, Handler
 from engine.pump.payloads import PayloadSpec
 from engine.pump.todos import TODO_COMPLETE_LISTENER, TODO_LISTENER
@@ -22,6 +23,8 @@ from engine.pump.todos import TODO_COMPLETE_LISTENER, TODO_LISTENER
 ANYONE = "*"
 SYSTEM_SENDER = "system"
 SYSTEM_LISTENERS = frozenset({TODO_LISTENER, TODO_COMPLETE_LISTENER})
+NAME_MAX_CHARS = 256
+"""Longest listener or outside sender name."""
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_CONCURRENCY = 4
 
@@ -165,10 +168,29 @@ class ListenerRegistry:
         return "\n".join(lines)
 
 
-def _check_name(name: str, existing: Mapping[str, Listener]) -> None:
+def is_reserved(name: str) -> bool:
+    """True for the names of the pump's own senders and listeners: `*`, `system`, `system.*`."""
+    return name in (ANYONE, SYSTEM_SENDER) or name.startswith(SYSTEM_SENDER + ".")
+
+
+def name_problem(name: object) -> str | None:
+    """Why `name` cannot name a listener or an outside sender (reserved names aside), or None:
+    not a non-empty string, too long, or holding a control character (a line break, a
+    terminal escape or a bidi control would let it forge log lines)."""
     if not isinstance(name, str) or not name.strip():
-        raise RegistrationError(str(name), "a listener name must be a non-empty string")
-    if name in (ANYONE, SYSTEM_SENDER) or name.startswith(SYSTEM_SENDER + "."):
+        return "must be a non-empty string"
+    if len(name) > NAME_MAX_CHARS:
+        return f"must be at most {NAME_MAX_CHARS} characters"
+    if has_controls(name):
+        return "may not hold a control character (line break, escape or bidi control)"
+    return None
+
+
+def _check_name(name: str, existing: Mapping[str, Listener]) -> None:
+    problem = name_problem(name)
+    if problem is not None:
+        raise RegistrationError(str(name)[:NAME_MAX_CHARS], f"a listener name {problem}")
+    if is_reserved(name):
         raise RegistrationError(name, "the names '*', 'system' and 'system.*' are reserved")
     if name in existing:
         raise RegistrationError(name, "a listener with this name is already registered")

@@ -19,7 +19,14 @@ from engine.pump.contract import (
 )
 from engine.pump.envelope import Envelope, Limits, Outcome
 from engine.pump.payloads import PayloadRejected
-from engine.pump.registry import SYSTEM_LISTENERS, SYSTEM_SENDER, Listener, ListenerRegistry
+from engine.pump.registry import (
+    SYSTEM_LISTENERS,
+    SYSTEM_SENDER,
+    Listener,
+    ListenerRegistry,
+    is_reserved,
+    name_problem,
+)
 from engine.pump.threads import ThreadRegistry
 from engine.pump.todos import TodoRegistry, format_nudge, serve_todo
 
@@ -43,8 +50,13 @@ class Router:
         """Start a conversation from outside: validate, open a root thread, build the envelope."""
         if target not in self.registry:
             raise UsageError(f"cannot inject to {target!r}: no listener has this name")
-        if sender in self.registry or sender == SYSTEM_SENDER:
-            raise UsageError(f"sender {sender!r} is a listener or reserved name; use another")
+        problem = name_problem(sender)
+        if problem is not None:
+            shown = sender[:60] if isinstance(sender, str) else sender
+            raise UsageError(f"sender {shown!r}: a sender name {problem}")
+        if sender in self.registry or is_reserved(sender):
+            raise UsageError(f"sender {sender!r} is a listener or reserved name ('*', 'system', "
+                             "'system.*'); use another")
         try:
             value = self.registry[target].payload.validate(payload)
         except PayloadRejected as e:

@@ -62,7 +62,8 @@ class CallerPolicy:
     @classmethod
     def of(cls, snapshot: Snapshot) -> CallerPolicy:
         spec = snapshot.config.engine
-        redactor = Redactor(spec.redact.keys, defaults=spec.redact.defaults)
+        redactor = Redactor(spec.redact.keys, defaults=spec.redact.defaults,
+                            values=spec.redact.values)
         return cls(spec.input_limits, redactor)
 
 
@@ -88,11 +89,12 @@ def refused_input(
 
 
 def redacted(decision: RouteDecision, redactor: Redactor) -> RouteDecision:
-    """`decision` with its request context redacted (itself when nothing matched)."""
-    context = redactor.redact(decision.request.context)
-    if context is decision.request.context:
+    """`decision` with its request context and text redacted (itself when nothing matched)."""
+    request = decision.request
+    context, text = redactor.redact(request.context), redactor.text(request.text)
+    if context is request.context and text is request.text:
         return decision
-    return decision._replace(request=decision.request._replace(context=context))
+    return decision._replace(request=request._replace(context=context, text=text))
 
 
 def record(

@@ -59,7 +59,7 @@ def main() -> None:
     with Engine(BANKING, sweep_interval_s=None) as guarded, \
             Engine(BANKING, sweep_interval_s=None) as plain:
         plain.manager.clock = utc_now
-        nothing = Redactor(defaults=False)
+        nothing = Redactor(defaults=False, values=False)
         plain._caller_policy = (plain.snapshot, engine_module.CallerPolicy(
             plain.snapshot.config.engine.input_limits, nothing))
         plain.manager.redactor = nothing

@@ -1,4 +1,4 @@
-"""The eval page's work: corpora a set ships, size-capped uploads, the report's shape."""
+"""The eval page's work: size-capped uploads and the report's shape."""
 
 from __future__ import annotations
 
@@ -11,8 +11,7 @@ import pytest
 
 from engine.config.loader import load_config
 from engine.console import evaluation
-from engine.console.evaluation import UploadTooLarge, pick_corpus, run_eval, save_upload
-from engine.errors import UsageError
+from engine.console.evaluation import UploadTooLarge, run_eval, save_upload
 from engine.routing.router import Router
 
 from .conftest import BANKING
@@ -21,16 +20,6 @@ from .conftest import BANKING
 async def _chunks(*parts: bytes) -> AsyncIterator[bytes]:
     for part in parts:
         yield part
-
-
-def test_shipped_corpora_are_listed_and_only_they_can_be_picked() -> None:
-    on_disk = sorted(f"corpus/{path.name}" for path in (BANKING / "corpus").glob("*.csv"))
-    assert evaluation.shipped_corpora(BANKING) == on_disk
-    assert {"corpus/dev.csv", "corpus/holdout.csv"} <= set(on_disk)
-    assert pick_corpus(BANKING, "corpus/dev.csv") == BANKING / "corpus" / "dev.csv"
-    for name in ("../research/cases.yaml", "/etc/passwd", "engine.yaml", "corpus"):
-        with pytest.raises(UsageError, match="is not a corpus of this config set"):
-            pick_corpus(BANKING, name)
 
 
 def test_an_upload_is_saved_whole_under_the_cap() -> None:
