@@ -95,3 +95,13 @@ def test_seed_000_exports_without_our_fields_import() -> None:
     assert (record.version, record.history, record.config_version) == (1, (), None)
     assert record.request.deadline is not None
     assert record.request.deadline.utcoffset() == timedelta(0)  # naive read as UTC
+
+
+def test_a_time_outside_the_utc_range_is_a_located_import_error(record: MakeRecord) -> None:
+    good = record(1).model_dump(mode="json")
+    early = {**good, "request": {**good["request"], "deadline": "0001-01-01T00:00:00+14:00"}}
+    with pytest.raises(RecordImportError) as caught:
+        parse_records([good | {"record_id": "h-0"}, early])
+    assert caught.value.index == 1
+    assert "request.deadline: Value error, outside the range of UTC times (years 1 to 9999)" in (
+        str(caught.value))
