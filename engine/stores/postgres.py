@@ -11,6 +11,7 @@ import threading
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -26,7 +27,7 @@ from engine.stores.postgres_listen import ChangeListener
 from engine.stores.postgres_notify import Notifier
 from engine.stores.postgres_options import PostgresOptions
 from engine.stores.postgres_schema import boundary, explain, prepare
-from engine.stores.postgres_sql import Statements, due_params, row
+from engine.stores.postgres_sql import Statements, due_params, inexact, row
 
 _RECENT = 4096  # records kept parsed, with their stored JSON: `latest`, and reads skip parsing
 
@@ -130,6 +131,8 @@ class PostgresStore:
     # -- reads -----------------------------------------------------------------------------
 
     def get(self, record_id: str) -> HandoffRecord:
+        if "\x00" in record_id:  # no record id holds one
+            raise RecordNotFound(record_id)
         with self._connection() as conn:
             found = conn.execute(self._sql.get, (record_id,), prepare=True).fetchone()
         if found is None:
@@ -146,18 +149,33 @@ class PostgresStore:
         return self.get(record_id) if cached is None else cached[1]
 
     def query(self, query: RecordQuery = ALL) -> list[HandoffRecord]:
+        if inexact(query):
+            end = None if query.limit is None else query.offset + query.limit
+            return self._exact(query)[query.offset : end]
         sql, params = self._sql.select(query, what="body")
         with self._connection() as conn:
             rows = conn.execute(sql, params).fetchall()
         return [self._load(body) for (body,) in rows]
 
+    def _exact(self, query: RecordQuery) -> list[HandoffRecord]:
+        """Every record matching `query` (paging aside), checked on the records themselves."""
+        sql, params = self._sql.select(replace(query, limit=None, offset=0), what="body")
+        with self._connection() as conn:
+            rows = conn.execute(sql, params).fetchall()
+        return [record for record in map(self._load, (body for (body,) in rows))
+                if query.matches(record)]
+
     def count(self, query: RecordQuery = ALL) -> int:
+        if inexact(query):
+            return len(self._exact(query))
         sql, params = self._sql.select(query, what="count(*)")
         with self._connection() as conn:
             found = conn.execute(sql, params).fetchone()
         return 0 if found is None else int(found[0])
 
     def ids_with_prefix(self, prefix: str, *, limit: int) -> list[str]:
+        if "\x00" in prefix:
+            return []
         with self._connection() as conn:
             rows = conn.execute(self._sql.ids_with_prefix, (prefix, limit)).fetchall()
         return [record_id for (record_id,) in rows]

@@ -224,3 +224,21 @@ def test_a_deadline_in_any_zone_is_stored_in_utc(engine: Engine) -> None:
     assert outcome.reason is None
     stored = engine.manager.get(outcome.record.record_id)
     assert stored.request.deadline == tokyo and stored.request.deadline.utcoffset() == timedelta(0)
+
+
+def test_a_nul_character_in_names_and_reasons_is_audited_on_every_store(
+    any_engine: Engine,
+) -> None:
+    unknown = any_engine.handoff("my card was stolen", sender="no\x00body")
+    stored = refused(any_engine, unknown, UNKNOWN_SENDER)
+    assert stored.request.from_agent == "no\x00body"
+    routed = any_engine.handoff("my card was stolen", sender="concierge", actor="ops\x00")
+    assert routed.target == "fraud_agent"
+    assert any_engine.manager.get(routed.record.record_id).history[0].actor == "ops\x00"
+    rejected = any_engine.reject(routed.record.record_id, "wrong\x00desk", actor="x\x00")
+    assert any_engine.manager.get(rejected.record_id) == rejected
+    assert (rejected.history[-1].reason, rejected.history[-1].actor) == ("wrong\x00desk", "x\x00")
+    other = any_engine.handoff("my card was stolen", sender="concierge")
+    any_engine.accept(other.record.record_id)
+    failed = any_engine.fail(other.record.record_id, "broken\x00")
+    assert any_engine.manager.get(failed.record_id).response.reason == "broken\x00"  # type: ignore[union-attr]

@@ -9,10 +9,11 @@ from datetime import timedelta
 import pytest
 
 from engine.errors import RecordNotFound, UsageError, VersionConflict
-from engine.lifecycle import HandoffManager, HandoffRecord, HandoffRequest, HandoffStatus
+from engine.lifecycle import HandoffManager, HandoffRecord, HandoffRequest, HandoffStatus, Move
 from engine.stores import RecordQuery, Store
 from engine.stores.changes import ChangeFeed, RecordChange
 from engine.stores.transfer import iter_records
+from tests.unit.stores.conftest import T0, make_record
 
 S = HandoffStatus
 MakeRecord = Callable[..., HandoffRecord]
@@ -248,3 +249,49 @@ def test_a_unique_prefix_resolves_and_an_ambiguous_one_lists_the_matches(
         resolve_record_id(store, "999999")
     with pytest.raises(RecordNotFound):
         resolve_record_id(store, "374")  # shorter than 4 characters: never a prefix
+
+
+def _with_nul(n: int, **fields: object) -> HandoffRecord:
+    """Record `n` with a NUL character in every text a store might keep in a column of its own."""
+    base = make_record(n).model_dump(mode="json")
+    base["request"].update(from_agent="a\x00nul", to_agent=f"b\x00{n}",
+                           task_description="t\x00", context={"k\x00": "v\x00"})
+    base["history"][0]["actor"] = "ops\x00"
+    return HandoffRecord.model_validate(base | fields)
+
+
+def test_a_nul_character_in_any_text_is_stored_as_given(store: Store) -> None:
+    at = T0 + timedelta(hours=1)
+    first = _with_nul(1)
+    store.add(first)  # one history entry
+    rejected = first.model_copy(update={"status": S.rejected, "version": 2, "history": (
+        *first.history,
+        Move(from_=S.pending, to=S.rejected, trigger="reject", at=at, reason="no\x00",
+             actor="x\x00"),
+    )})
+    store.replace(rejected, expected_version=1)  # one new entry
+    second = _with_nul(2)
+    store.add(second)
+    jumped = second.model_copy(update={"status": S.in_progress, "version": 3, "history": (
+        *second.history,
+        Move(from_=S.pending, to=S.accepted, trigger="accept", at=at, actor="y\x00"),
+        Move(from_=S.accepted, to=S.in_progress, trigger="start", at=at, reason="z\x00"),
+    )})
+    store.replace_many([(jumped, 1)])  # several new entries at once
+    imported = _with_nul(3, status="accepted", history=[
+        *_with_nul(3).model_dump(mode="json")["history"],
+        {"from": "pending", "to": "accepted", "trigger": "accept", "at": at, "reason": "\x00"},
+    ])
+    store.put_many([imported])  # a whole history at once
+    assert [store.get(r.record_id) for r in (rejected, jumped, imported)] == [
+        rejected, jumped, imported]
+    assert store.query(RecordQuery(agent="a\x00nul")) == [rejected, jumped, imported]
+    assert store.query(RecordQuery(agent="b\x002")) == [jumped]
+    assert store.count(RecordQuery(agent="a\ufffdnul")) == 0  # NUL is not read as U+FFFD
+    assert store.ids_with_prefix("h-\x00", limit=5) == []
+    with pytest.raises(RecordNotFound):
+        store.get("h-\x001")
+    store.add(_with_nul(4))
+    expired = store.expire_due(created_before=at, now=at, expire=_expired)
+    assert [r.record_id for r in expired] == ["h-4"]
+    assert store.get("h-4") == expired[0]
