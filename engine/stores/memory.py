@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 
 from engine.errors import RecordNotFound, VersionConflict
+from engine.lifecycle.limits import check_storable
 from engine.lifecycle.models import HandoffRecord
 from engine.stores.base import ALL, Expire, RecordQuery, is_due
 from engine.stores.changes import OnChange, OnResync, Subscribers
@@ -30,6 +31,7 @@ class MemoryStore:
         return len(self._records)
 
     def add(self, record: HandoffRecord) -> None:
+        check_storable(record)
         with self._lock:
             existing = self._records.get(record.record_id)
             if existing is not None:
@@ -51,12 +53,15 @@ class MemoryStore:
         return found[:limit]
 
     def replace(self, record: HandoffRecord, *, expected_version: int) -> None:
+        check_storable(record, new=False)
         with self._lock:
             self._check(record.record_id, expected_version)
             self._records[record.record_id] = record
         self._subscribers.publish_records((record,))
 
     def replace_many(self, changes: Sequence[tuple[HandoffRecord, int]]) -> None:
+        for record, _ in changes:
+            check_storable(record, new=False)
         with self._lock:
             expected: dict[str, int] = {}
             for record, version in changes:  # a record may move twice in one batch
@@ -76,6 +81,8 @@ class MemoryStore:
 
     def put_many(self, records: Iterable[HandoffRecord]) -> int:
         batch = list(records)
+        for record in batch:
+            check_storable(record)
         with self._lock:
             self._records.update((record.record_id, record) for record in batch)
         self._subscribers.publish_records(batch)
@@ -114,6 +121,7 @@ class MemoryStore:
             for current in due[:limit]:
                 new = expire(current)
                 if new is not None:
+                    check_storable(new, new=False)
                     self._records[new.record_id] = new
                     written.append(new)
         self._subscribers.publish_records(written)

@@ -19,6 +19,7 @@ import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from engine.errors import RecordNotFound, StoreError, VersionConflict
+from engine.lifecycle.limits import check_storable
 from engine.lifecycle.models import HandoffRecord
 from engine.stores.base import ALL, Expire, RecordQuery
 from engine.stores.changes import OnChange, OnResync, Subscribers
@@ -189,6 +190,7 @@ class PostgresStore:
     # -- writes ----------------------------------------------------------------------------
 
     def add(self, record: HandoffRecord) -> None:
+        check_storable(record)
         body = record.model_dump_json()
         sql, params = self._sql.insert_of(record, body)
         note = self._notifier.payload(record)
@@ -198,6 +200,7 @@ class PostgresStore:
         self._written([(record, body)])
 
     def replace(self, record: HandoffRecord, *, expected_version: int) -> None:
+        _check_move(record)
         body = record.model_dump_json()
         sql, params = self._sql.update_of(record, body, expected_version)
         note = self._notifier.payload(record)
@@ -210,6 +213,7 @@ class PostgresStore:
         versions: dict[str, int] = {}  # a record may move twice in one batch
         batch = []
         for record, expected in changes:
+            _check_move(record)
             expected = versions.get(record.record_id, expected)
             batch.append((record, record.model_dump_json(), expected))
             versions[record.record_id] = record.version
@@ -229,7 +233,10 @@ class PostgresStore:
         self._written((record, body) for record, body, _ in batch)
 
     def put_many(self, records: Iterable[HandoffRecord]) -> int:
-        batch = [(record, record.model_dump_json()) for record in records]
+        batch = []
+        for record in records:
+            check_storable(record)
+            batch.append((record, record.model_dump_json()))
         batch.sort(key=lambda pair: pair[0].record_id)  # row locks in one order
         with self._connection() as conn:
             with conn.transaction():
@@ -252,6 +259,7 @@ class PostgresStore:
                     current = self._load(body)
                     new = expire(current)
                     if new is not None:
+                        check_storable(new, new=False)
                         expired.append((new, new.model_dump_json(), current.version))
                 if expired:
                     with conn.pipeline():
@@ -335,3 +343,10 @@ class PostgresStore:
             return HandoffRecord.model_validate_json(body)
         except ValueError as error:
             raise StoreError(self.location, f"a stored record is unreadable: {error}") from error
+
+
+def _check_move(record: HandoffRecord) -> None:
+    """`check_storable` for a move; RecordNotFound for an id no record can have (a NUL)."""
+    check_storable(record, new=False)
+    if "\x00" in record.record_id:
+        raise RecordNotFound(record.record_id)

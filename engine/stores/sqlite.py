@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from engine.errors import RecordNotFound, StoreError, VersionConflict
+from engine.lifecycle.limits import check_storable
 from engine.lifecycle.models import LIVE_STATES, HandoffRecord, HandoffStatus
 from engine.stores.base import ALL, Expire, RecordQuery, prefix_upper_bound, sql_filter
 from engine.stores.changes import OnChange, OnResync, Subscribers
@@ -132,6 +133,7 @@ class SQLiteStore:
                 raise
 
     def add(self, record: HandoffRecord) -> None:
+        check_storable(record)
         row = _row(record)
 
         def insert(conn: sqlite3.Connection) -> list[tuple[HandoffRecord, str]]:
@@ -191,6 +193,8 @@ class SQLiteStore:
         self.replace_many(((record, expected_version),))
 
     def replace_many(self, changes: Sequence[tuple[HandoffRecord, int]]) -> None:
+        for record, _ in changes:
+            check_storable(record, new=False)
         rows = [(record, expected, _row(record)) for record, expected in changes]
 
         def update(conn: sqlite3.Connection) -> list[tuple[HandoffRecord, str]]:
@@ -222,6 +226,8 @@ class SQLiteStore:
 
     def put_many(self, records: Iterable[HandoffRecord]) -> int:
         batch = list(records)
+        for record in batch:
+            check_storable(record)
         with self._use(write=True) as conn:
             conn.executemany(_UPSERT, [_row(record) for record in batch])
         with self._cache_lock:
@@ -265,6 +271,7 @@ class SQLiteStore:
             for current in self._due(conn, created_before, now, limit):
                 new = expire(current)
                 if new is not None:
+                    check_storable(new, new=False)
                     row = _row(new)
                     conn.execute(_UPDATE, (row[1], row[6], row[7], row[0], current.version))
                     written.append((new, row[7]))

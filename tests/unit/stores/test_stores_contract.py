@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable
 from datetime import timedelta
@@ -295,3 +296,52 @@ def test_a_nul_character_in_any_text_is_stored_as_given(store: Store) -> None:
     expired = store.expire_due(created_before=at, now=at, expire=_expired)
     assert [r.record_id for r in expired] == ["h-4"]
     assert store.get("h-4") == expired[0]
+
+
+OUT_OF_RANGE = [
+    ({"record_id": "x" * 513}, "record_id: longer than 512 characters"),
+    ({"record_id": ""}, "record_id: empty"),
+    ({"record_id": "h\x00nul"}, "record_id: holds a control character (U+0000)"),
+    ({"record_id": "h\x1b[2J"}, "record_id: holds a control character (U+001B)"),
+    ({"record_id": "h\ud800"}, "record_id: holds a lone surrogate"),
+    ({"version": 2**31 - 3}, "version: 2147483645 is outside 1 to 2147483644"),
+    ({"version": 2**63}, "version: 9223372036854775808 is outside 1 to 2147483644"),
+    ({"request": {"from_agent": "a" * 600, "to_agent": "b", "task_description": "t"}},
+     "request.from_agent: longer than 512 characters"),
+    ({"request": {"from_agent": "a", "to_agent": "\udc00", "task_description": "t"}},
+     "request.to_agent: holds a lone surrogate"),
+]
+
+
+@pytest.mark.parametrize(("change", "words"), OUT_OF_RANGE, ids=[w for _, w in OUT_OF_RANGE])
+def test_what_a_store_cannot_keep_is_refused_the_same_by_every_store(
+    store: Store, record: MakeRecord, change: dict[str, object], words: str
+) -> None:
+    bad = record(1, **change)
+    for write in (store.add, lambda r: store.put_many([record(2), r])):
+        with pytest.raises(UsageError, match=re.escape(words)) as caught:
+            write(bad)
+        assert "no store keeps it" in str(caught.value)
+    assert store.count() == 0  # nothing written, not even the good record of the batch
+
+
+def test_a_move_past_the_last_version_is_refused_and_changes_nothing(
+    store: Store, record: MakeRecord
+) -> None:
+    last = 2**31 - 1
+    store.add(record(1, version=last - 3))  # a new record leaves room for three moves
+    store.replace(record(1, version=last), expected_version=last - 3)
+    beyond = record(1, version=last + 1, status="accepted")
+    words = "version: 2147483648 is outside 1 to 2147483647"
+    with pytest.raises(UsageError, match=words):
+        store.replace(beyond, expected_version=last)
+    with pytest.raises(UsageError, match=words):
+        store.replace_many([(beyond, last)])
+    assert store.get("h-1") == record(1, version=last)
+
+
+def test_a_record_an_older_store_kept_can_still_move(store: Store, record: MakeRecord) -> None:
+    """Only new records are checked for their id and names: a move never strands one."""
+    store.add(record(1))
+    with pytest.raises(RecordNotFound):
+        store.replace(record(9, record_id="h\x00", version=2), expected_version=1)
