@@ -11,17 +11,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import closing
 from datetime import datetime
 from pathlib import Path
 
 from engine.errors import UsageError
-from engine.lifecycle.models import HandoffRecord, HandoffStatus
+from engine.lifecycle.models import HandoffRecord, HandoffStatus, as_utc
 from engine.redaction import DEFAULT_REDACTOR
 from engine.stores.base import RecordQuery, Store, resolve_record_id
 from engine.stores.locations import open_store
-from engine.stores.transfer import FORMATS, dump, iter_records, load
+from engine.stores.transfer import FORMATS, dump, iter_records, read_records
 
 NAME = "records"
 HELP = "Read, export and import the handoff audit trail of a SQLite or PostgreSQL store."
@@ -57,6 +57,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     load_ = actions.add_parser("import", parents=[common], help="add records from an export")
     load_.add_argument("source", type=Path, help="a JSON or JSON Lines export")
     load_.add_argument("--format", choices=FORMATS, help="default: guessed from the content")
+    load_.add_argument("--replace", action="store_true",
+                       help="overwrite records the store already holds (default: keep them)")
 
 
 def execute(args: argparse.Namespace) -> int:
@@ -100,15 +102,27 @@ def _export(store: Store, args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    try:
-        text = args.source.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise UsageError(f"cannot read {args.source}: {error}") from error
-    records = [_redact(record) for record in load(text, fmt=args.format)]
+    """Read the export twice, one record at a time: once to check all of it before the store
+    is opened, then to write it in one commit (checked again: the file may have changed)."""
+    for _ in _read(args):
+        pass
     with closing(open_store(args.store)) as store:
-        count = store.put_many(records)
-        print(f"imported {count} record(s) into {store.location}")
+        counts = store.restore(map(_redact, _read(args)), replace=args.replace)
+        print(f"imported {counts.added}, skipped {counts.skipped} existing, replaced"
+              f" {counts.replaced} record(s) into {store.location}")
+    if counts.skipped:
+        print(f"{counts.skipped} record(s) already stored were kept as they are; --replace"
+              " overwrites them", file=sys.stderr)
     return EXIT_OK
+
+
+def _read(args: argparse.Namespace) -> Iterator[HandoffRecord]:
+    try:
+        source = args.source.open(encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot read {args.source}: {error.strerror or error}") from error
+    with source:
+        yield from read_records(source, fmt=args.format, name=str(args.source))
 
 
 _redact = DEFAULT_REDACTOR.record
@@ -119,11 +133,15 @@ def _moment(text: str) -> datetime:
     if value.endswith(("Z", "z")):  # fromisoformat on Python 3.10 does not read "Z"
         value = value[:-1] + "+00:00"
     try:
-        return datetime.fromisoformat(value)
+        moment = datetime.fromisoformat(value)
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"{text!r} is not an ISO 8601 time (e.g. 2026-03-31T23:59:00Z)"
         ) from None
+    try:
+        return as_utc(moment)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"{text!r}: {error}") from None
 
 
 def _count(text: str) -> int:

@@ -12,7 +12,7 @@ from datetime import datetime
 from engine.errors import RecordNotFound, VersionConflict
 from engine.lifecycle.limits import check_storable
 from engine.lifecycle.models import HandoffRecord
-from engine.stores.base import ALL, Expire, RecordQuery, is_due
+from engine.stores.base import ALL, Expire, RecordQuery, RestoreCounts, is_due
 from engine.stores.changes import OnChange, OnResync, Subscribers
 
 
@@ -80,13 +80,25 @@ class MemoryStore:
             raise VersionConflict(record_id, expected_version, current.version)
 
     def put_many(self, records: Iterable[HandoffRecord]) -> int:
-        batch = list(records)
-        for record in batch:
+        return self.restore(records, replace=True).written
+
+    def restore(
+        self, records: Iterable[HandoffRecord], *, replace: bool = False
+    ) -> RestoreCounts:
+        staged: dict[str, HandoffRecord] = {}
+        for record in records:
             check_storable(record)
+            staged[record.record_id] = record
         with self._lock:
-            self._records.update((record.record_id, record) for record in batch)
-        self._subscribers.publish_records(batch)
-        return len(batch)
+            held = [record_id for record_id in staged if record_id in self._records]
+            if not replace:
+                for record_id in held:
+                    del staged[record_id]
+            self._records.update(staged)
+        self._subscribers.publish_records(staged.values())
+        if replace:
+            return RestoreCounts(added=len(staged) - len(held), replaced=len(held))
+        return RestoreCounts(added=len(staged), skipped=len(held))
 
     def query(self, query: RecordQuery = ALL) -> list[HandoffRecord]:
         found = self._matching(query)

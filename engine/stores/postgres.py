@@ -11,7 +11,6 @@ import threading
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -21,19 +20,19 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from engine.errors import RecordNotFound, StoreError, VersionConflict
 from engine.lifecycle.limits import check_storable
 from engine.lifecycle.models import HandoffRecord
-from engine.stores.base import ALL, Expire, RecordQuery
-from engine.stores.changes import OnChange, OnResync, Subscribers
+from engine.stores.base import Expire, RestoreCounts
+from engine.stores.changes import OnChange, OnResync, RecordChange, Subscribers
 from engine.stores.postgres_commit import GroupCommit
 from engine.stores.postgres_listen import ChangeListener
 from engine.stores.postgres_notify import Notifier
 from engine.stores.postgres_options import PostgresOptions
+from engine.stores.postgres_reads import Reads
+from engine.stores.postgres_restore import restore
 from engine.stores.postgres_schema import boundary, explain, prepare
-from engine.stores.postgres_sql import Statements, due_params, inexact, row
-
-_RECENT = 4096  # records kept parsed, with their stored JSON: `latest`, and reads skip parsing
+from engine.stores.postgres_sql import Statements, due_params
 
 
-class PostgresStore:
+class PostgresStore(Reads):
     """The `Store` for several runtime replicas: one PostgreSQL schema, a connection pool.
 
     `PostgresStore("postgresql://user@host/db")`; keyword options (also accepted as URL query
@@ -129,64 +128,6 @@ class PostgresStore:
             if lost:
                 pool.check()
 
-    # -- reads -----------------------------------------------------------------------------
-
-    def get(self, record_id: str) -> HandoffRecord:
-        if "\x00" in record_id:  # no record id holds one
-            raise RecordNotFound(record_id)
-        with self._connection() as conn:
-            found = conn.execute(self._sql.get, (record_id,), prepare=True).fetchone()
-        if found is None:
-            raise RecordNotFound(record_id)
-        cached = self._recent.get(record_id)
-        if cached is not None and cached[0] == found[0]:  # unchanged: the same object again
-            return cached[1]
-        record = self._load(found[0])
-        self._remember([(record, found[0])])
-        return record
-
-    def latest(self, record_id: str) -> HandoffRecord:
-        cached = self._recent.get(record_id)
-        return self.get(record_id) if cached is None else cached[1]
-
-    def query(self, query: RecordQuery = ALL) -> list[HandoffRecord]:
-        if inexact(query):
-            end = None if query.limit is None else query.offset + query.limit
-            return self._exact(query)[query.offset : end]
-        sql, params = self._sql.select(query, what="body")
-        with self._connection() as conn:
-            rows = conn.execute(sql, params).fetchall()
-        return [self._load(body) for (body,) in rows]
-
-    def _exact(self, query: RecordQuery) -> list[HandoffRecord]:
-        """Every record matching `query` (paging aside), checked on the records themselves."""
-        sql, params = self._sql.select(replace(query, limit=None, offset=0), what="body")
-        with self._connection() as conn:
-            rows = conn.execute(sql, params).fetchall()
-        return [record for record in map(self._load, (body for (body,) in rows))
-                if query.matches(record)]
-
-    def count(self, query: RecordQuery = ALL) -> int:
-        if inexact(query):
-            return len(self._exact(query))
-        sql, params = self._sql.select(query, what="count(*)")
-        with self._connection() as conn:
-            found = conn.execute(sql, params).fetchone()
-        return 0 if found is None else int(found[0])
-
-    def ids_with_prefix(self, prefix: str, *, limit: int) -> list[str]:
-        if "\x00" in prefix:
-            return []
-        with self._connection() as conn:
-            rows = conn.execute(self._sql.ids_with_prefix, (prefix, limit)).fetchall()
-        return [record_id for (record_id,) in rows]
-
-    def due(self, *, created_before: datetime, now: datetime) -> list[HandoffRecord]:
-        with self._connection() as conn:
-            params = due_params(created_before, now, None)
-            rows = conn.execute(self._sql.due, params, prepare=False).fetchall()
-        return [self._load(body) for (body,) in rows]
-
     # -- writes ----------------------------------------------------------------------------
 
     def add(self, record: HandoffRecord) -> None:
@@ -233,19 +174,28 @@ class PostgresStore:
         self._written((record, body) for record, body, _ in batch)
 
     def put_many(self, records: Iterable[HandoffRecord]) -> int:
-        batch = []
-        for record in records:
-            check_storable(record)
-            batch.append((record, record.model_dump_json()))
-        batch.sort(key=lambda pair: pair[0].record_id)  # row locks in one order
+        return self.restore(records, replace=True).written
+
+    def restore(
+        self, records: Iterable[HandoffRecord], *, replace: bool = False
+    ) -> RestoreCounts:
+        notes: list[str] = []
+        changes: list[RecordChange] = []
+        listening = bool(self._subscribers)
+
+        def written(record: HandoffRecord) -> None:
+            notes.append(self._notifier.payload(record))
+            if listening:
+                changes.append(RecordChange(record.record_id, record.version, record.status))
+
         with self._connection() as conn:
-            with conn.transaction():
-                conn.execute(self._sql.clear_history, ([record.record_id for record, _ in batch],))
-                with conn.cursor() as cursor:
-                    cursor.executemany(self._sql.upsert, [row(*pair) for pair in batch])
-            self._announce(conn, [record for record, _ in batch])
-        self._written(batch)
-        return len(batch)
+            counts = restore(conn, self._sql, records, replace=replace, written=written)
+            self._notifier.send(conn, notes)
+        with self._cache_lock:
+            self._recent.clear()
+        for change in changes:
+            self._subscribers.publish(change)
+        return counts
 
     def expire_due(
         self, *, created_before: datetime, now: datetime, expire: Expire, limit: int = 500
@@ -328,21 +278,6 @@ class PostgresStore:
         done = list(pairs)
         self._remember(done)
         self._subscribers.publish_records(record for record, _ in done)
-
-    def _remember(self, pairs: Iterable[tuple[HandoffRecord, str]]) -> None:
-        with self._cache_lock:
-            recent = self._recent
-            for record, body in pairs:
-                recent.pop(record.record_id, None)
-                recent[record.record_id] = (body, record)
-            while len(recent) > _RECENT:
-                del recent[next(iter(recent))]
-
-    def _load(self, body: str) -> HandoffRecord:
-        try:
-            return HandoffRecord.model_validate_json(body)
-        except ValueError as error:
-            raise StoreError(self.location, f"a stored record is unreadable: {error}") from error
 
 
 def _check_move(record: HandoffRecord) -> None:

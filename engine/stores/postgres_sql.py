@@ -81,6 +81,8 @@ class Statements:
     move_notify: str
     """The schema's procedure writing `update_one`'s rows and sending their notifications."""
     clear_history: str
+    held: str
+    """The ids of a list (`= ANY`) that the store holds, locked for this transaction."""
     get: str
     version: str
     due: str
@@ -111,6 +113,7 @@ class Statements:
             update_one=f"WITH written AS ({change} {returning_one}",
             move_notify=f'"{schema}".handoff_move_notify',
             clear_history=f"DELETE FROM {m} WHERE record_id = ANY(%s)",
+            held=f"SELECT record_id FROM {r} WHERE record_id = ANY(%s) FOR UPDATE",
             get=f"SELECT body FROM {r} WHERE record_id = %s",
             version=f"SELECT version FROM {r} WHERE record_id = %s",
             due=due,

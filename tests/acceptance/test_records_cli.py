@@ -9,6 +9,7 @@ import sys
 from contextlib import closing
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -109,7 +110,8 @@ def test_export_then_import_into_a_new_store(
     copy = tmp_path / "copy.db"
     imported = handoff("import", dump, "--store", copy)
     assert imported.returncode == 0, imported.stderr
-    assert imported.stdout.strip() == f"imported 3 record(s) into {copy}"
+    assert imported.stdout.strip() == (
+        f"imported 3, skipped 0 existing, replaced 0 record(s) into {copy}")
     with SQLiteStore(path) as original, SQLiteStore(copy) as restored:
         assert restored.query() == original.query()
 
@@ -230,3 +232,140 @@ def test_show_and_history_take_a_unique_prefix_and_refuse_an_ambiguous_one(
     unknown = handoff("show", "zzzzzzzz", "--store", path)
     assert unknown.returncode == 1
     assert "No handoff record found with id 'zzzzzzzz'" in unknown.stderr
+
+
+def forged_history(path: str | Path, record_id: str, tmp_path: Path) -> Path:
+    """An export of the completed record `record_id` rewritten as a rejection nobody made."""
+    with closing(open_store(path)) as store:
+        item = store.get(record_id).model_dump(mode="json")
+    item["history"] = [*item["history"][:1], {**item["history"][1], "to": "rejected",
+                                              "trigger": "reject", "reason": "forged"}]
+    item.update(status="rejected", version=2, result={},
+                response={"accepted": False, "reason": "forged"})
+    forged = tmp_path / "forged.jsonl"
+    forged.write_text(json.dumps(item) + "\n", encoding="utf-8")
+    return forged
+
+
+@pytest.mark.slow
+def test_import_keeps_stored_records_unless_told_to_replace_them(
+    filled: tuple[str | Path, list[str]], tmp_path: Path
+) -> None:
+    path, ids = filled
+    with closing(open_store(path)) as store:
+        genuine = store.get(ids[0])
+    forged = forged_history(path, ids[0], tmp_path)
+    kept = handoff("import", forged, "--store", path)
+    assert kept.returncode == 0, kept.stderr
+    assert kept.stdout.startswith("imported 0, skipped 1 existing, replaced 0 record(s) into ")
+    assert "1 record(s) already stored were kept as they are; --replace overwrites them" in (
+        kept.stderr)
+    with closing(open_store(path)) as store:
+        assert store.get(ids[0]) == genuine
+    replaced = handoff("import", forged, "--store", path, "--replace")
+    assert replaced.returncode == 0, replaced.stderr
+    assert replaced.stdout.startswith("imported 0, skipped 0 existing, replaced 1 record(s)")
+    with closing(open_store(path)) as store:
+        assert store.get(ids[0]).status.value == "rejected"
+
+
+def hostile_items(good: dict[str, Any]) -> dict[str, tuple[str, str]]:
+    """What an attacker puts in an import: the item's JSON, and what the error must say."""
+    deep = '{"a": ' * 100_000 + "{}" + "}" * 100_000
+    request = good["request"]
+    return {
+        "version 2**63": (json.dumps({**good, "version": 2**63}),
+                          "version: integer outside 64 bits"),
+        "version 2**31": (json.dumps({**good, "version": 2**31}),
+                          "version: 2147483648 is outside 1 to 2147483644"),
+        "deadline": (json.dumps({**good, "request": {
+            **request, "deadline": "0001-01-01T00:00:00+14:00"}}),
+            "request.deadline: Value error, outside the range of UTC times (years 1 to 9999)"),
+        "5,000 digits": (json.dumps({**good, "result": {"n": "N"}}).replace('"N"', "7" * 5000),
+                         "result.n: integer of 5000 digits, outside 64 bits"),
+        "100,000 deep": (json.dumps({**good, "result": "D"}).replace('"D"', deep),
+                         "result.a.a.a.a.a.a.a... (200 levels): nested deeper than 200 levels"),
+        "3 KB id": (json.dumps({**good, "record_id": "r" * 3000}),
+                    "record_id: longer than 512 characters"),
+    }
+
+
+@pytest.mark.slow
+def test_hostile_imports_get_located_errors_and_store_nothing(
+    filled: tuple[str | Path, list[str]], tmp_path: Path
+) -> None:
+    path, _ = filled
+    with closing(open_store(path)) as store:
+        before = store.query()
+    good = {**before[0].model_dump(mode="json"), "record_id": "new-1"}
+    second = {**good, "record_id": "new-2"}
+    for what, (item, words) in hostile_items(second).items():
+        dump = tmp_path / "hostile.jsonl"
+        dump.write_text(json.dumps(good) + "\n" + item + "\n", encoding="utf-8")
+        done = handoff("import", dump, "--store", path)
+        assert done.returncode == 1, (what, done.stderr)
+        assert "Traceback" not in done.stderr, what
+        assert f"{dump}:2: record #1 is invalid, nothing imported: {words}" in done.stderr, (
+            what, done.stderr[:500])
+    with closing(open_store(path)) as store:
+        assert store.query() == before
+
+
+@pytest.mark.slow
+def test_a_failed_import_creates_no_store(store_file: tuple[Path, list[str]], tmp_path: Path
+                                          ) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"record_id": "x"}\n', encoding="utf-8")
+    done = handoff("import", bad, "--store", tmp_path / "new.db")
+    assert done.returncode == 1 and "record #0 is invalid" in done.stderr
+    assert not (tmp_path / "new.db").exists()
+
+
+@pytest.mark.slow
+def test_a_time_outside_the_utc_range_is_a_usage_error(store_file: tuple[Path, list[str]]
+                                                        ) -> None:
+    path, _ = store_file
+    done = handoff("list", "--store", path, "--since", "0001-01-01T00:00:00+14:00")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "outside the range of UTC times (years 1 to 9999)" in done.stderr
+
+
+PEAK = """
+import sys
+from engine.cli.main import main
+code = main(sys.argv[1:])
+with open("/proc/self/status", encoding="ascii") as status:  # this process's own peak
+    peak = next(line for line in status if line.startswith("VmHWM:"))
+print(int(peak.split()[1]) * 1024, file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def peak_rss(*args: str | Path) -> int:
+    """The peak resident memory, in bytes, of a `handoff` process running `args` (Linux:
+    `ru_maxrss` would count the memory of the test process it was forked from)."""
+    done = subprocess.run([sys.executable, "-c", PEAK, *map(str, args)], capture_output=True,
+                          text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    return int(done.stderr.strip().splitlines()[-1])
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc (Linux)")
+@pytest.mark.parametrize("fmt", ["json", "jsonl"])
+def test_a_large_import_is_streamed_not_loaded_whole(fmt: str, tmp_path: Path) -> None:
+    path = tmp_path / "big.db"
+    fill(SQLiteStore(path))
+    with SQLiteStore(path) as store:
+        template = store.query()[0].model_dump(mode="json")
+    template["request"]["context"] = {"note": "x" * 1200, "tags": list(range(20))}
+    one, big = tmp_path / f"one.{fmt}", tmp_path / f"big.{fmt}"
+    for target, count in ((one, 1), (big, 12_000)):
+        items = (json.dumps({**template, "record_id": f"r-{n}"}) for n in range(count))
+        text = "\n".join(items) if fmt == "jsonl" else "[\n" + ",\n".join(items) + "\n]"
+        target.write_text(text + "\n", encoding="utf-8")
+    size = big.stat().st_size
+    baseline = peak_rss("records", "import", one, "--store", tmp_path / "one.db")
+    peak = peak_rss("records", "import", big, "--store", tmp_path / "big.db")
+    assert size > 16_000_000
+    assert peak - baseline < 3 * size  # reading it whole took about 10 times its size

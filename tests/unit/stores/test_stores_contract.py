@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 
 import pytest
 
-from engine.errors import RecordNotFound, UsageError, VersionConflict
+from engine.errors import RecordImportError, RecordNotFound, UsageError, VersionConflict
 from engine.lifecycle import HandoffManager, HandoffRecord, HandoffRequest, HandoffStatus, Move
 from engine.stores import RecordQuery, Store
+from engine.stores.base import RestoreCounts
 from engine.stores.changes import ChangeFeed, RecordChange
 from engine.stores.transfer import iter_records
 from tests.unit.stores.conftest import T0, make_record
@@ -345,3 +346,44 @@ def test_a_record_an_older_store_kept_can_still_move(store: Store, record: MakeR
     store.add(record(1))
     with pytest.raises(RecordNotFound):
         store.replace(record(9, record_id="h\x00", version=2), expected_version=1)
+
+
+def test_restore_keeps_stored_records_unless_told_to_replace_them(
+    store: Store, record: MakeRecord
+) -> None:
+    genuine = record(1, status="completed", version=3, history=[
+        {"from": None, "to": "pending", "trigger": "create", "at": T0},
+        {"from": "pending", "to": "accepted", "trigger": "accept", "at": T0},
+        {"from": "accepted", "to": "completed", "trigger": "complete", "at": T0},
+    ])
+    store.add(genuine)
+    forged = record(1, status="rejected", version=2)
+    kept = store.restore([forged, record(2)])
+    assert kept == RestoreCounts(added=1, replaced=0, skipped=1)
+    assert store.get("h-1") == genuine and store.get("h-2") == record(2)
+    replaced = store.restore([forged, record(3)], replace=True)
+    assert replaced == RestoreCounts(added=1, replaced=1, skipped=0)
+    assert store.get("h-1") == forged
+    assert store.count() == 3
+
+
+def test_restore_reads_records_as_it_writes_and_an_error_writes_nothing(
+    store: Store, record: MakeRecord
+) -> None:
+    store.add(record(0))
+    read: list[int] = []
+
+    def records() -> Iterator[HandoffRecord]:
+        for n in range(1, 1200):
+            read.append(n)
+            if n == 1100:
+                raise RecordImportError(n, "bad item")
+            yield record(n)
+
+    with pytest.raises(RecordImportError):
+        store.restore(records(), replace=True)
+    assert read[-1] == 1100
+    assert [r.record_id for r in store.query()] == ["h-0"]  # all or nothing
+    counts = store.restore(record(n) for n in range(1200))
+    assert counts == RestoreCounts(added=1199, replaced=0, skipped=1)
+    assert store.count() == 1200
