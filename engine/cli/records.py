@@ -3,7 +3,7 @@ operators, in a SQLite file or a PostgreSQL database (`open_store` picks the sto
 
 It never moves records through the lifecycle. Results go to stdout as text or JSON. Every record
 shown, exported or imported passes the default redaction policy first (a store written without
-one never leaks here).
+one never leaks here), and text from records is printed with its control characters escaped.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from contextlib import closing
 from datetime import datetime
 from pathlib import Path
 
+from engine.cli.terminal import json_safe, printable
 from engine.errors import UsageError
 from engine.lifecycle.models import HandoffRecord, HandoffStatus, as_utc
 from engine.redaction import DEFAULT_REDACTOR
@@ -90,11 +91,11 @@ def execute(args: argparse.Namespace) -> int:
 def _export(store: Store, args: argparse.Namespace) -> int:
     records = map(_redact, iter_records(store))
     if args.output is None:
-        dump(records, sys.stdout, fmt=args.format)
+        dump(records, sys.stdout, fmt=args.format, escape=json_safe)
         return EXIT_OK
     try:
         with args.output.open("w", encoding="utf-8") as out:
-            count = dump(records, out, fmt=args.format)
+            count = dump(records, out, fmt=args.format, escape=json_safe)
     except OSError as error:
         raise UsageError(f"cannot write {args.output}: {error.strerror or error}") from error
     print(f"exported {count} record(s) to {args.output}", file=sys.stderr)
@@ -159,8 +160,9 @@ def _render_list(records: Sequence[HandoffRecord], total: int, fmt: str) -> str:
         items = [record.model_dump(mode="json") for record in records]
         return json.dumps({"total": total, "records": items}, indent=2)
     lines = [
-        f"{r.record_id}  {r.status.value:<11}  {r.request.from_agent} -> {r.request.to_agent}"
-        f"  {_when(r.created_at)}  v{r.version}  {_short(r.request.task_description)}"
+        printable(f"{r.record_id}  {r.status.value:<11}  {r.request.from_agent} ->"
+                  f" {r.request.to_agent}  {_when(r.created_at)}  v{r.version}  ")
+        + _short(printable(r.request.task_description))
         for r in records
     ]
     lines.append(f"{len(records)} of {total} record(s)")
@@ -186,7 +188,7 @@ def _render_record(record: HandoffRecord, fmt: str) -> str:
         "config version": record.config_version or "-",
         "version": str(record.version),
     }
-    lines = [f"{key + ':':<16}{value}" for key, value in fields.items()]
+    lines = [f"{key + ':':<16}{printable(value)}" for key, value in fields.items()]
     return "\n".join([*lines, "history:", _render_history(record, "text")])
 
 
@@ -198,8 +200,8 @@ def _render_history(record: HandoffRecord, fmt: str) -> str:
         source = move.from_.value if move.from_ else "(new)"
         actor = f"  by {move.actor}" if move.actor else ""
         reason = f"  {move.reason}" if move.reason else ""
-        lines.append(f"  {_when(move.at)}  {move.trigger:<8} {source} -> {move.to.value}"
-                     f"{actor}{reason}")
+        lines.append(printable(f"  {_when(move.at)}  {move.trigger:<8} {source} ->"
+                               f" {move.to.value}{actor}{reason}"))
     return "\n".join(lines)
 
 

@@ -62,10 +62,15 @@ class _Decoder(json.JSONDecoder):
 
 
 def where(path: Path) -> str:
-    """`request.context.a[2]`; a deep path shows its first levels and how deep it goes."""
-    shown = "".join(f"[{part}]" if isinstance(part, int) else f".{part[:40]}" for part in path[:8])
+    """`request.context.a[2]`; a deep path shows its first levels and how deep it goes, a key
+    that is not printable text its `repr` (never a control character to a terminal)."""
+    shown = "".join(f"[{part}]" if isinstance(part, int) else f".{_key(part)}" for part in path[:8])
     more = f"... ({len(path)} levels)" if len(path) > 8 else ""
     return (shown.lstrip(".") + more) or "<record>"
+
+
+def _key(key: str) -> str:
+    return key[:40] if key.isprintable() else repr(key[:40])
 
 
 def data_problem(value: Any) -> tuple[Path, str] | None:

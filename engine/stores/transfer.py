@@ -9,7 +9,7 @@ one record at a time. This module never talks to a store itself.
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import IO, Any
 
@@ -114,18 +114,24 @@ def iter_records(store: Store, query: RecordQuery = ALL, *, page: int = 1000) ->
         remaining = None if remaining is None else remaining - size
 
 
-def dump(records: Iterable[HandoffRecord], out: IO[str], *, fmt: Format = "json") -> int:
-    """Write `records` to `out` in `fmt`; returns how many were written."""
+def dump(
+    records: Iterable[HandoffRecord], out: IO[str], *, fmt: Format = "json",
+    escape: Callable[[str], str] | None = None,
+) -> int:
+    """Write `records` to `out` in `fmt`, one record a line; returns how many were written.
+    `escape` rewrites each record's JSON (e.g. escaping more characters, same value)."""
     count = 0
     if fmt == "jsonl":
         for record in records:
-            out.write(record.model_dump_json() + "\n")
+            text = record.model_dump_json()
+            out.write((text if escape is None else escape(text)) + "\n")
             count += 1
         return count
     out.write("[")
     for record in records:
         out.write(",\n" if count else "\n")
-        out.write(record.model_dump_json())
+        text = record.model_dump_json()
+        out.write(text if escape is None else escape(text))
         count += 1
     out.write("\n]\n" if count else "]\n")
     return count

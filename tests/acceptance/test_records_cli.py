@@ -4,6 +4,7 @@ PostgreSQL store, and audit trails moved between the two both ways without losin
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from contextlib import closing
@@ -369,3 +370,65 @@ def test_a_large_import_is_streamed_not_loaded_whole(fmt: str, tmp_path: Path) -
     peak = peak_rss("records", "import", big, "--store", tmp_path / "big.db")
     assert size > 16_000_000
     assert peak - baseline < 3 * size  # reading it whole took about 10 times its size
+
+
+HOSTILE_TEXT = "\x1b]0;owned\x07done\n\x1b[1A\x1b[2Kstatus: completed \x9b31m\u202eevil\x7f"
+CONTROLS = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029"
+                      "\u202a-\u202e\u2066-\u2069]")  # every control character but a newline
+
+
+@pytest.fixture
+def hostile_store(tmp_path: Path) -> tuple[Path, str]:
+    """A store holding a record whose caller text tries to drive the operator's terminal."""
+    path = tmp_path / "hostile.db"
+    manager = HandoffManager(store=SQLiteStore(path), clock=lambda: T0, pending_timeout_s=3600)
+    request = HandoffRequest(from_agent="tri\x1b[8mage", to_agent="fraud",
+                             task_description=HOSTILE_TEXT, context={"note": HOSTILE_TEXT})
+    record_id = manager.create_handoff(request, config_version="v\x1b[5m").record_id
+    manager.accept(record_id, actor="ops\u202e")
+    manager.fail(record_id, HOSTILE_TEXT, actor="\x9b2J")
+    manager.store.close()
+    return path, record_id
+
+
+@pytest.mark.slow
+def test_text_output_shows_control_characters_as_escapes(hostile_store: tuple[Path, str]) -> None:
+    path, record_id = hostile_store
+    runs = {action: handoff(action, *([record_id] if action != "list" else []), "--store", path)
+            for action in ("list", "show", "history")}
+    for action, done in runs.items():
+        assert done.returncode == 0, done.stderr
+        assert CONTROLS.search(done.stdout) is None, (action, done.stdout)
+    shown = runs["show"].stdout
+    assert "\\x1b]0;owned\\x07done\\x0a\\x1b[1A\\x1b[2Kstatus: completed" in shown
+    assert "from -> to:     tri\\x1b[8mage -> fraud" in shown
+    assert "by ops\\u202e" in shown and "\\x9b31m\\u202eevil\\x7f" in shown
+    assert len(shown.splitlines()) == 13 + 1 + 3  # fields, "history:", three moves
+    assert len(runs["history"].stdout.splitlines()) == 3
+    assert len(runs["list"].stdout.splitlines()) == 2
+
+
+@pytest.mark.slow
+def test_json_output_and_exports_escape_them_and_keep_the_text(
+    hostile_store: tuple[Path, str], tmp_path: Path
+) -> None:
+    path, record_id = hostile_store
+    readers = {  # where each output holds the task text
+        ("show", record_id, "--format", "json"): lambda out: json.loads(out)["request"],
+        ("list", "--format", "json"): lambda out: json.loads(out)["records"][0]["request"],
+        ("export",): lambda out: json.loads(out)[0]["request"],
+        ("export", "--format", "jsonl"): lambda out: json.loads(out)["request"],
+        ("history", record_id, "--format", "json"): lambda out: {
+            "task_description": json.loads(out)[-1]["reason"]},
+    }
+    for args, read in readers.items():
+        done = handoff(*args, "--store", path)
+        assert done.returncode == 0, done.stderr
+        assert CONTROLS.search(done.stdout) is None, (args, done.stdout)
+        assert read(done.stdout)["task_description"] == HOSTILE_TEXT, args
+    dump = tmp_path / "dump.jsonl"
+    dump.write_text(handoff("export", "--format", "jsonl", "--store", path).stdout, "utf-8")
+    assert handoff("import", dump, "--store", tmp_path / "copy.db").returncode == 0
+    with SQLiteStore(path) as original, SQLiteStore(tmp_path / "copy.db") as copy:
+        assert copy.query() == original.query()
+        assert copy.get(record_id).request.task_description == HOSTILE_TEXT

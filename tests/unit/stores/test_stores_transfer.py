@@ -157,6 +157,8 @@ def _hostile(good: dict[str, Any]) -> list[tuple[str, object, str]]:
         ("300-deep nesting", {**good, "request": {**request, "context": nested(300)}},
          "request.context.a.a.a.a.a.a... (200 levels): nested deeper than 200 levels"),
         ("NaN", '{"record_id": "h-2", "result": {"x": NaN}}', "result.x: nan is not a finite"),
+        ("an escape sequence in a key", json.dumps({**good, "result": {"\x1b[2J": 1e999}}),
+         "result.'\\x1b[2J': inf is not a finite number"),
         ("a lone surrogate", json.dumps({**good, "request": {
             **request, "task_description": "a\ud800b"}}),
          "request.task_description: holds a lone surrogate"),
