@@ -20,7 +20,8 @@ from engine.lifecycle.limits import storable_problem
 from engine.lifecycle.models import HandoffRecord
 from engine.lifecycle.moves import history_problem
 from engine.stores.base import ALL, RecordQuery, Store
-from engine.stores.export_items import Format, data_problem, read_items, where
+from engine.stores.export_data import data_problem, where
+from engine.stores.export_items import Format, read_items
 
 FORMATS: tuple[Format, ...] = ("json", "jsonl")
 
