@@ -341,8 +341,11 @@ def test_a_move_past_the_last_version_is_refused_and_changes_nothing(
     assert store.get("h-1") == record(1, version=last)
 
 
-def test_a_record_an_older_store_kept_can_still_move(store: Store, record: MakeRecord) -> None:
-    """Only new records are checked for their id and names: a move never strands one."""
+def test_moving_a_record_no_store_can_hold_is_record_not_found(
+    store: Store, record: MakeRecord
+) -> None:
+    """A move checks the version only (a stored record always moves on); an id that no record
+    can have is simply not found, on PostgreSQL too (whose text cannot hold a NUL)."""
     store.add(record(1))
     with pytest.raises(RecordNotFound):
         store.replace(record(9, record_id="h\x00", version=2), expected_version=1)
