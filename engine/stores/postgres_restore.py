@@ -52,11 +52,13 @@ def _write(
     ids = [record.record_id for record, _ in chunk]
     held = {found for (found,) in conn.execute(sql.held, (ids,)).fetchall()}
     new = [pair for pair in chunk if pair[0].record_id not in held]
-    for (record, _), count in zip(new, _each(conn, sql.insert, new), strict=True):
-        counts[0 if count else 2] += 1  # 0: a writer added the id meanwhile
-        if count:
-            written(record)
     old = [pair for pair in chunk if pair[0].record_id in held]
+    for pair, count in zip(new, _each(conn, sql.insert, new), strict=True):
+        if count:
+            counts[0] += 1
+            written(pair[0])
+        else:  # another writer added the id meanwhile: it is held now
+            old.append(pair)
     if not replace:
         counts[2] += len(old)
         return
