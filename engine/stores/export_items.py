@@ -45,6 +45,7 @@ def _lines(reader: _Reader) -> Iterator[tuple[int, Any]]:
     while True:
         cut = pending.find("\n")
         if cut < 0 and len(pending) <= ITEM_MAX_CHARS:  # the rest of the line, within the cap
+            reader.line = number + 1  # for a message about what the stream holds next
             pending += reader.readline(ITEM_MAX_CHARS + 1 - len(pending))
             cut = pending.find("\n")
         if not pending:
@@ -93,11 +94,11 @@ class _Reader:
         try:
             return read()
         except UnicodeDecodeError as error:
-            raise self.usage(f"not UTF-8 text ({error.reason})") from None
+            raise self.usage(f"not UTF-8 text from here on ({error.reason})") from None
 
     def usage(self, detail: str) -> UsageError:
-        where = f"{self.name}:" if self.name else "import: line "
-        return UsageError(f"{where}{self.line_at(self.pos)}: {detail}")
+        place = f"{self.name}:" if self.name else "import: line "
+        return UsageError(f"{place}{self.line_at(self.pos)}: {detail}")
 
     def take(self) -> str:
         """The unread text (line reading goes on from the stream)."""

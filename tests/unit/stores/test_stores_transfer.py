@@ -256,3 +256,15 @@ def test_reading_an_export_holds_one_item_not_the_file(
         tracemalloc.stop()
     assert count == 5000 and size > 6_000_000
     assert peak < size / 4  # one item, a read chunk and the ids seen; never the whole file
+
+
+@pytest.mark.parametrize("fmt", ["json", "jsonl"])
+def test_a_file_that_is_not_utf8_is_a_usage_error(fmt: str, tmp_path: Path) -> None:
+    path = tmp_path / "dump"
+    good = json.dumps(make_record(1).model_dump(mode="json")).encode()
+    body = good + b"\n" + b" " * 70_000 + b"\n\xff\xfe\n"  # past the first read
+    path.write_bytes(b"[" + body + b"]" if fmt == "json" else body)
+    with path.open(encoding="utf-8") as source, pytest.raises(
+        UsageError, match=r"^dump:\d+: not UTF-8 text from here on \(invalid start byte\)$"
+    ):
+        list(read_records(source, fmt=fmt, name="dump"))  # type: ignore[arg-type]
