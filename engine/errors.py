@@ -150,11 +150,13 @@ class RecordImportError(LifecycleError, ValidationError):
     """An imported item is not a valid record; nothing of the import was applied.
 
     Also a pydantic `ValidationError` (so a `ValueError`), as the seed's `import_records`
-    raised: `errors()` lists each problem with its location, the item's index first.
+    raised: `errors()` lists each problem with its location, the item's index first. `line`
+    (where the item starts in an export file, 0 if unknown) and `source` (the file) locate it.
     """
 
     def __new__(
-        cls, index: Any, detail: Any, *rest: Any, problems: Sequence[Problem] = ()
+        cls, index: Any, detail: Any, *rest: Any, problems: Sequence[Problem] = (),
+        line: int = 0, source: str = "",
     ) -> RecordImportError:
         if rest:  # pydantic rebuilding the exception (copy, pickle): its own signature
             return super().__new__(cls, index, detail, *rest)
@@ -162,14 +164,19 @@ class RecordImportError(LifecycleError, ValidationError):
         return cls.from_exception_data("HandoffRecord", lines or [_line_error((index,), detail)])
 
     def __init__(
-        self, index: Any, detail: Any, *rest: Any, problems: Sequence[Problem] = ()
+        self, index: Any, detail: Any, *rest: Any, problems: Sequence[Problem] = (),
+        line: int = 0, source: str = "",
     ) -> None:
         if not rest:
             self.index = index
             self.detail = detail
+            self.line = line
+            self.source = source
 
     def __str__(self) -> str:
-        return (f"record #{getattr(self, 'index', '?')} is invalid, nothing imported: "
+        line, source = getattr(self, "line", 0), getattr(self, "source", "")
+        where = f"{source}:{line}: " if source and line else f"line {line}: " if line else ""
+        return (f"{where}record #{getattr(self, 'index', '?')} is invalid, nothing imported: "
                 f"{getattr(self, 'detail', '')}")
 
 

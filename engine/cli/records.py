@@ -3,7 +3,7 @@ operators, in a SQLite file or a PostgreSQL database (`open_store` picks the sto
 
 It never moves records through the lifecycle. Results go to stdout as text or JSON. Every record
 shown, exported or imported passes the default redaction policy first (a store written without
-one never leaks here).
+one never leaks here), and text from records is printed with its control characters escaped.
 """
 
 from __future__ import annotations
@@ -11,17 +11,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import closing
 from datetime import datetime
 from pathlib import Path
 
+from engine.cli.terminal import json_safe, printable
 from engine.errors import UsageError
-from engine.lifecycle.models import HandoffRecord, HandoffStatus
+from engine.lifecycle.models import HandoffRecord, HandoffStatus, as_utc
 from engine.redaction import DEFAULT_REDACTOR
 from engine.stores.base import RecordQuery, Store, resolve_record_id
 from engine.stores.locations import open_store
-from engine.stores.transfer import FORMATS, dump, iter_records, load
+from engine.stores.transfer import FORMATS, dump, iter_records, read_records
 
 NAME = "records"
 HELP = "Read, export and import the handoff audit trail of a SQLite or PostgreSQL store."
@@ -57,6 +58,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     load_ = actions.add_parser("import", parents=[common], help="add records from an export")
     load_.add_argument("source", type=Path, help="a JSON or JSON Lines export")
     load_.add_argument("--format", choices=FORMATS, help="default: guessed from the content")
+    load_.add_argument("--replace", action="store_true",
+                       help="overwrite records the store already holds (default: keep them)")
 
 
 def execute(args: argparse.Namespace) -> int:
@@ -88,11 +91,11 @@ def execute(args: argparse.Namespace) -> int:
 def _export(store: Store, args: argparse.Namespace) -> int:
     records = map(_redact, iter_records(store))
     if args.output is None:
-        dump(records, sys.stdout, fmt=args.format)
+        dump(records, sys.stdout, fmt=args.format, escape=json_safe)
         return EXIT_OK
     try:
         with args.output.open("w", encoding="utf-8") as out:
-            count = dump(records, out, fmt=args.format)
+            count = dump(records, out, fmt=args.format, escape=json_safe)
     except OSError as error:
         raise UsageError(f"cannot write {args.output}: {error.strerror or error}") from error
     print(f"exported {count} record(s) to {args.output}", file=sys.stderr)
@@ -100,15 +103,27 @@ def _export(store: Store, args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    try:
-        text = args.source.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise UsageError(f"cannot read {args.source}: {error}") from error
-    records = [_redact(record) for record in load(text, fmt=args.format)]
+    """Read the export twice, one record at a time: once to check all of it before the store
+    is opened, then to write it in one commit (checked again: the file may have changed)."""
+    for _ in _read(args):
+        pass
     with closing(open_store(args.store)) as store:
-        count = store.put_many(records)
-        print(f"imported {count} record(s) into {store.location}")
+        counts = store.restore(map(_redact, _read(args)), replace=args.replace)
+        print(f"imported {counts.added}, skipped {counts.skipped} existing, replaced"
+              f" {counts.replaced} record(s) into {store.location}")
+    if counts.skipped:
+        print(f"{counts.skipped} record(s) already stored were kept as they are; --replace"
+              " overwrites them", file=sys.stderr)
     return EXIT_OK
+
+
+def _read(args: argparse.Namespace) -> Iterator[HandoffRecord]:
+    try:
+        source = args.source.open(encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot read {args.source}: {error.strerror or error}") from error
+    with source:
+        yield from read_records(source, fmt=args.format, name=str(args.source))
 
 
 _redact = DEFAULT_REDACTOR.record
@@ -119,11 +134,15 @@ def _moment(text: str) -> datetime:
     if value.endswith(("Z", "z")):  # fromisoformat on Python 3.10 does not read "Z"
         value = value[:-1] + "+00:00"
     try:
-        return datetime.fromisoformat(value)
+        moment = datetime.fromisoformat(value)
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"{text!r} is not an ISO 8601 time (e.g. 2026-03-31T23:59:00Z)"
         ) from None
+    try:
+        return as_utc(moment)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"{text!r}: {error}") from None
 
 
 def _count(text: str) -> int:
@@ -141,8 +160,9 @@ def _render_list(records: Sequence[HandoffRecord], total: int, fmt: str) -> str:
         items = [record.model_dump(mode="json") for record in records]
         return json.dumps({"total": total, "records": items}, indent=2)
     lines = [
-        f"{r.record_id}  {r.status.value:<11}  {r.request.from_agent} -> {r.request.to_agent}"
-        f"  {_when(r.created_at)}  v{r.version}  {_short(r.request.task_description)}"
+        printable(f"{r.record_id}  {r.status.value:<11}  {r.request.from_agent} ->"
+                  f" {r.request.to_agent}  {_when(r.created_at)}  v{r.version}  ")
+        + _short(printable(r.request.task_description))
         for r in records
     ]
     lines.append(f"{len(records)} of {total} record(s)")
@@ -168,7 +188,7 @@ def _render_record(record: HandoffRecord, fmt: str) -> str:
         "config version": record.config_version or "-",
         "version": str(record.version),
     }
-    lines = [f"{key + ':':<16}{value}" for key, value in fields.items()]
+    lines = [f"{key + ':':<16}{printable(value)}" for key, value in fields.items()]
     return "\n".join([*lines, "history:", _render_history(record, "text")])
 
 
@@ -180,8 +200,8 @@ def _render_history(record: HandoffRecord, fmt: str) -> str:
         source = move.from_.value if move.from_ else "(new)"
         actor = f"  by {move.actor}" if move.actor else ""
         reason = f"  {move.reason}" if move.reason else ""
-        lines.append(f"  {_when(move.at)}  {move.trigger:<8} {source} -> {move.to.value}"
-                     f"{actor}{reason}")
+        lines.append(printable(f"  {_when(move.at)}  {move.trigger:<8} {source} ->"
+                               f" {move.to.value}{actor}{reason}"))
     return "\n".join(lines)
 
 

@@ -1,4 +1,5 @@
-"""The conventions every `handoff` command shares: verbosity, colour and the version flag.
+"""The conventions every `handoff` command shares: verbosity, colour, the version flag, and
+caller text made safe to print (`printable`, `json_safe`).
 
 `-q` prints findings only, `-v` adds progress on stderr. Colour follows `--color`, else
 `NO_COLOR` (off) and `FORCE_COLOR` (on), else whether stdout is a terminal. Formatting only:
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from dataclasses import dataclass
 from typing import TextIO
@@ -36,6 +38,34 @@ class Terminal:
         """A progress line on stderr, printed only with -v."""
         if self.verbosity > 0:
             print(message, file=sys.stderr)
+
+
+_BEYOND_C0 = "\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+"""DEL, C1, line and paragraph separators, bidi controls: what JSON encoders leave as it is."""
+_CONTROLS = re.compile(f"[\x00-\x1f{_BEYOND_C0}]")  # C0 too: ESC, line breaks, ...
+_IN_JSON = re.compile(f"[{_BEYOND_C0}]")  # in a string, a JSON encoder escapes every C0
+
+
+def printable(text: str) -> str:
+    """`text` safe to print on a terminal: every control character is shown as an escape
+    (`\\x1b`, `\\x0a`, `\\u202e`), so text from callers or imports cannot move the cursor,
+    set the window title, forge an output line or reorder what is shown."""
+    if text.isascii() and text.isprintable():
+        return text
+    return _CONTROLS.sub(_escape, text)
+
+
+def json_safe(text: str) -> str:
+    """JSON text with the control characters an encoder may leave as they are (DEL, C1, line
+    separators, bidi controls) written as `\\uXXXX` escapes: the same JSON value, safe to print."""
+    if text.isascii() and "\x7f" not in text:
+        return text
+    return _IN_JSON.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
+
+
+def _escape(found: re.Match[str]) -> str:
+    code = ord(found.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def wants_color(choice: str, stream: TextIO, environ: dict[str, str] | None = None) -> bool:

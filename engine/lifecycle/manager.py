@@ -162,11 +162,12 @@ class HandoffManager:
         redact = self.redactor.record
         return [redact(record).model_dump(mode="json") for record in self.store.query()]
 
-    def import_records(self, data: Sequence[Any]) -> None:
-        """Add (or overwrite by id) records from `export()` output. All or nothing: an invalid
-        item raises `RecordImportError` (a ValueError) naming its index, and nothing is added;
-        data that is not a list at all raises `UsageError` (also a ValueError)."""
-        self.store.put_many(map(self.redactor.record, parse_records(data)))
+    def import_records(self, data: Sequence[Any], *, replace: bool = True) -> None:
+        """Add records from `export()` output; a record whose id the store holds is overwritten
+        (as seed 000 did) unless `replace=False`, which keeps the stored one. All or nothing: an
+        invalid item raises `RecordImportError` (a ValueError) naming its index, and nothing is
+        added; data that is not a list at all raises `UsageError` (also a ValueError)."""
+        self.store.restore(map(self.redactor.record, parse_records(data)), replace=replace)
 
     # -- additions -----------------------------------------------------------------------
 

@@ -19,13 +19,21 @@ def utc_now() -> datetime:
     return datetime.now(timezone.utc)
 
 
+OUT_OF_RANGE = "outside the range of UTC times (years 1 to 9999)"
+"""Why a time is refused: its UTC form does not exist (every store holds exactly this range)."""
+
+
 def as_utc(value: datetime) -> datetime:
     """The time rule of the whole lifecycle. Seed 000 documents its times as UTC, so a naive
-    datetime is taken to already be UTC (never local time); an aware one is converted."""
+    datetime is taken to already be UTC (never local time); an aware one is converted.
+    ValueError (`OUT_OF_RANGE`) when the UTC form falls before year 1 or after 9999."""
     if value.tzinfo is None or value.utcoffset() is None:
         return value.replace(tzinfo=timezone.utc)
     if value.utcoffset():
-        return value.astimezone(timezone.utc)
+        try:
+            return value.astimezone(timezone.utc)
+        except OverflowError:
+            raise ValueError(OUT_OF_RANGE) from None
     return value
 
 

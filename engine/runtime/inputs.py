@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 from engine.config.models import InputLimits
+from engine.lifecycle.models import as_utc
 
 INVALID_INPUT = "invalid_input"
 """Refusal reason: caller data of the wrong type, not JSON data, or over a cap."""
@@ -127,9 +128,18 @@ def _priority(value: Any, note: Note) -> int:
 
 
 def _deadline(value: Any, note: Note) -> datetime | None:
-    if value is None or isinstance(value, datetime):
-        return value
-    note("deadline", f"expected a datetime, got {type(value).__name__}")
+    """The deadline in UTC (the lifecycle's time rule), or None when there is none to keep."""
+    if value is None:
+        return None
+    if not isinstance(value, datetime):
+        note("deadline", f"expected a datetime, got {type(value).__name__}")
+        return None
+    try:
+        return as_utc(value)
+    except ValueError as error:  # OUT_OF_RANGE: no such time in UTC
+        note("deadline", str(error))
+    except Exception as error:  # a hostile tzinfo whose methods raise
+        note("deadline", f"could not be read ({type(error).__name__})")
     return None
 
 

@@ -55,6 +55,20 @@ class RecordQuery:
 ALL = RecordQuery()
 
 
+@dataclass(frozen=True, slots=True)
+class RestoreCounts:
+    """What `Store.restore` did: records `added` (ids the store did not hold), `replaced` (ids
+    it held, overwritten on request) and `skipped` (ids it held, kept as they were)."""
+
+    added: int = 0
+    replaced: int = 0
+    skipped: int = 0
+
+    @property
+    def written(self) -> int:
+        return self.added + self.replaced
+
+
 def sql_filter(
     query: RecordQuery, *, mark: str, created: str, moment: Callable[[datetime], Any]
 ) -> tuple[str, list[Any]]:
@@ -114,7 +128,16 @@ class Store(Protocol):
         ...
 
     def put_many(self, records: Iterable[HandoffRecord]) -> int:
-        """Insert or overwrite records (restore from an export), all or nothing; the count."""
+        """Insert or overwrite records, all or nothing; the count (`restore` with `replace`)."""
+        ...
+
+    def restore(
+        self, records: Iterable[HandoffRecord], *, replace: bool = False
+    ) -> RestoreCounts:
+        """Write records from an export, all or nothing, in one commit: an id the store does
+        not hold is added; one it holds is overwritten only with `replace`, else kept as it is.
+        `records` is read as writing goes (an import never holds them all); if reading it
+        raises, nothing is written."""
         ...
 
     def query(self, query: RecordQuery = ALL) -> list[HandoffRecord]:

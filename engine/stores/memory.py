@@ -10,8 +10,9 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 
 from engine.errors import RecordNotFound, VersionConflict
+from engine.lifecycle.limits import check_storable
 from engine.lifecycle.models import HandoffRecord
-from engine.stores.base import ALL, Expire, RecordQuery, is_due
+from engine.stores.base import ALL, Expire, RecordQuery, RestoreCounts, is_due
 from engine.stores.changes import OnChange, OnResync, Subscribers
 
 
@@ -30,6 +31,7 @@ class MemoryStore:
         return len(self._records)
 
     def add(self, record: HandoffRecord) -> None:
+        check_storable(record)
         with self._lock:
             existing = self._records.get(record.record_id)
             if existing is not None:
@@ -51,12 +53,15 @@ class MemoryStore:
         return found[:limit]
 
     def replace(self, record: HandoffRecord, *, expected_version: int) -> None:
+        check_storable(record, new=False)
         with self._lock:
             self._check(record.record_id, expected_version)
             self._records[record.record_id] = record
         self._subscribers.publish_records((record,))
 
     def replace_many(self, changes: Sequence[tuple[HandoffRecord, int]]) -> None:
+        for record, _ in changes:
+            check_storable(record, new=False)
         with self._lock:
             expected: dict[str, int] = {}
             for record, version in changes:  # a record may move twice in one batch
@@ -75,11 +80,25 @@ class MemoryStore:
             raise VersionConflict(record_id, expected_version, current.version)
 
     def put_many(self, records: Iterable[HandoffRecord]) -> int:
-        batch = list(records)
+        return self.restore(records, replace=True).written
+
+    def restore(
+        self, records: Iterable[HandoffRecord], *, replace: bool = False
+    ) -> RestoreCounts:
+        staged: dict[str, HandoffRecord] = {}
+        for record in records:
+            check_storable(record)
+            staged[record.record_id] = record
         with self._lock:
-            self._records.update((record.record_id, record) for record in batch)
-        self._subscribers.publish_records(batch)
-        return len(batch)
+            held = [record_id for record_id in staged if record_id in self._records]
+            if not replace:
+                for record_id in held:
+                    del staged[record_id]
+            self._records.update(staged)
+        self._subscribers.publish_records(staged.values())
+        if replace:
+            return RestoreCounts(added=len(staged) - len(held), replaced=len(held))
+        return RestoreCounts(added=len(staged), skipped=len(held))
 
     def query(self, query: RecordQuery = ALL) -> list[HandoffRecord]:
         found = self._matching(query)
@@ -114,6 +133,7 @@ class MemoryStore:
             for current in due[:limit]:
                 new = expire(current)
                 if new is not None:
+                    check_storable(new, new=False)
                     self._records[new.record_id] = new
                     written.append(new)
         self._subscribers.publish_records(written)

@@ -18,20 +18,21 @@ import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from engine.errors import RecordNotFound, StoreError, VersionConflict
+from engine.lifecycle.limits import check_storable
 from engine.lifecycle.models import HandoffRecord
-from engine.stores.base import ALL, Expire, RecordQuery
-from engine.stores.changes import OnChange, OnResync, Subscribers
+from engine.stores.base import Expire, RestoreCounts
+from engine.stores.changes import OnChange, OnResync, RecordChange, Subscribers
 from engine.stores.postgres_commit import GroupCommit
 from engine.stores.postgres_listen import ChangeListener
 from engine.stores.postgres_notify import Notifier
 from engine.stores.postgres_options import PostgresOptions
+from engine.stores.postgres_reads import Reads
+from engine.stores.postgres_restore import restore
 from engine.stores.postgres_schema import boundary, explain, prepare
-from engine.stores.postgres_sql import Statements, due_params, row
-
-_RECENT = 4096  # records kept parsed, with their stored JSON: `latest`, and reads skip parsing
+from engine.stores.postgres_sql import Statements, due_params
 
 
-class PostgresStore:
+class PostgresStore(Reads):
     """The `Store` for several runtime replicas: one PostgreSQL schema, a connection pool.
 
     `PostgresStore("postgresql://user@host/db")`; keyword options (also accepted as URL query
@@ -127,50 +128,10 @@ class PostgresStore:
             if lost:
                 pool.check()
 
-    # -- reads -----------------------------------------------------------------------------
-
-    def get(self, record_id: str) -> HandoffRecord:
-        with self._connection() as conn:
-            found = conn.execute(self._sql.get, (record_id,), prepare=True).fetchone()
-        if found is None:
-            raise RecordNotFound(record_id)
-        cached = self._recent.get(record_id)
-        if cached is not None and cached[0] == found[0]:  # unchanged: the same object again
-            return cached[1]
-        record = self._load(found[0])
-        self._remember([(record, found[0])])
-        return record
-
-    def latest(self, record_id: str) -> HandoffRecord:
-        cached = self._recent.get(record_id)
-        return self.get(record_id) if cached is None else cached[1]
-
-    def query(self, query: RecordQuery = ALL) -> list[HandoffRecord]:
-        sql, params = self._sql.select(query, what="body")
-        with self._connection() as conn:
-            rows = conn.execute(sql, params).fetchall()
-        return [self._load(body) for (body,) in rows]
-
-    def count(self, query: RecordQuery = ALL) -> int:
-        sql, params = self._sql.select(query, what="count(*)")
-        with self._connection() as conn:
-            found = conn.execute(sql, params).fetchone()
-        return 0 if found is None else int(found[0])
-
-    def ids_with_prefix(self, prefix: str, *, limit: int) -> list[str]:
-        with self._connection() as conn:
-            rows = conn.execute(self._sql.ids_with_prefix, (prefix, limit)).fetchall()
-        return [record_id for (record_id,) in rows]
-
-    def due(self, *, created_before: datetime, now: datetime) -> list[HandoffRecord]:
-        with self._connection() as conn:
-            params = due_params(created_before, now, None)
-            rows = conn.execute(self._sql.due, params, prepare=False).fetchall()
-        return [self._load(body) for (body,) in rows]
-
     # -- writes ----------------------------------------------------------------------------
 
     def add(self, record: HandoffRecord) -> None:
+        check_storable(record)
         body = record.model_dump_json()
         sql, params = self._sql.insert_of(record, body)
         note = self._notifier.payload(record)
@@ -180,6 +141,7 @@ class PostgresStore:
         self._written([(record, body)])
 
     def replace(self, record: HandoffRecord, *, expected_version: int) -> None:
+        _check_move(record)
         body = record.model_dump_json()
         sql, params = self._sql.update_of(record, body, expected_version)
         note = self._notifier.payload(record)
@@ -192,6 +154,7 @@ class PostgresStore:
         versions: dict[str, int] = {}  # a record may move twice in one batch
         batch = []
         for record, expected in changes:
+            _check_move(record)
             expected = versions.get(record.record_id, expected)
             batch.append((record, record.model_dump_json(), expected))
             versions[record.record_id] = record.version
@@ -211,16 +174,28 @@ class PostgresStore:
         self._written((record, body) for record, body, _ in batch)
 
     def put_many(self, records: Iterable[HandoffRecord]) -> int:
-        batch = [(record, record.model_dump_json()) for record in records]
-        batch.sort(key=lambda pair: pair[0].record_id)  # row locks in one order
+        return self.restore(records, replace=True).written
+
+    def restore(
+        self, records: Iterable[HandoffRecord], *, replace: bool = False
+    ) -> RestoreCounts:
+        notes: list[str] = []
+        changes: list[RecordChange] = []
+        listening = bool(self._subscribers)
+
+        def written(record: HandoffRecord) -> None:
+            notes.append(self._notifier.payload(record))
+            if listening:
+                changes.append(RecordChange(record.record_id, record.version, record.status))
+
         with self._connection() as conn:
-            with conn.transaction():
-                conn.execute(self._sql.clear_history, ([record.record_id for record, _ in batch],))
-                with conn.cursor() as cursor:
-                    cursor.executemany(self._sql.upsert, [row(*pair) for pair in batch])
-            self._announce(conn, [record for record, _ in batch])
-        self._written(batch)
-        return len(batch)
+            counts = restore(conn, self._sql, records, replace=replace, written=written)
+            self._notifier.send(conn, notes)
+        with self._cache_lock:
+            self._recent.clear()
+        for change in changes:
+            self._subscribers.publish(change)
+        return counts
 
     def expire_due(
         self, *, created_before: datetime, now: datetime, expire: Expire, limit: int = 500
@@ -234,6 +209,7 @@ class PostgresStore:
                     current = self._load(body)
                     new = expire(current)
                     if new is not None:
+                        check_storable(new, new=False)
                         expired.append((new, new.model_dump_json(), current.version))
                 if expired:
                     with conn.pipeline():
@@ -303,17 +279,9 @@ class PostgresStore:
         self._remember(done)
         self._subscribers.publish_records(record for record, _ in done)
 
-    def _remember(self, pairs: Iterable[tuple[HandoffRecord, str]]) -> None:
-        with self._cache_lock:
-            recent = self._recent
-            for record, body in pairs:
-                recent.pop(record.record_id, None)
-                recent[record.record_id] = (body, record)
-            while len(recent) > _RECENT:
-                del recent[next(iter(recent))]
 
-    def _load(self, body: str) -> HandoffRecord:
-        try:
-            return HandoffRecord.model_validate_json(body)
-        except ValueError as error:
-            raise StoreError(self.location, f"a stored record is unreadable: {error}") from error
+def _check_move(record: HandoffRecord) -> None:
+    """`check_storable` for a move; RecordNotFound for an id no record can have (a NUL)."""
+    check_storable(record, new=False)
+    if "\x00" in record.record_id:
+        raise RecordNotFound(record.record_id)

@@ -90,6 +90,8 @@ def explain(error: Exception, *, lost: bool = False) -> str:
         return "the store is read-only"
     if isinstance(error, pg_errors.UndefinedTable):
         return f"the store's tables are missing ({first_line})"
+    if isinstance(error, pg_errors.ProgramLimitExceeded):  # an OperationalError, yet no outage
+        return f"a value is over a limit of the database ({first_line})"
     if isinstance(error, psycopg.OperationalError):
         return f"cannot reach the database: {first_line}"
     return f"PostgreSQL error: {first_line}"

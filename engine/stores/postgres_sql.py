@@ -7,13 +7,15 @@ read the new entries from the stored JSON, which costs it a parse of the whole r
 of moves of distinct records (even a batch of one) is one call of the schema's
 `handoff_move_notify`, which also sends the moves' notifications once they are durable; other
 writes' notifications are sent apart (see `engine.stores.postgres_notify`). Every write sets
-the sweeper's columns (`pending_since`, `live_deadline`) from the record's new status. No
-connection handling here.
+the sweeper's columns (`pending_since`, `live_deadline`) from the record's new status.
+PostgreSQL text holds no NUL character: text columns keep each as U+FFFD (`column_text`), the
+record's JSON keeps it exactly. No connection handling here.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
@@ -45,7 +47,8 @@ _HISTORY = """history AS (
     INSERT INTO {m} (record_id, position, from_status, to_status, trigger, at, reason, actor)
     SELECT w.record_id, e.n - 1, e.m->>'from', e.m->>'to', e.m->>'trigger',
            (e.m->>'at')::timestamptz, e.m->>'reason', e.m->>'actor'
-    FROM written w, json_array_elements(w.body::json->'history') WITH ORDINALITY AS e(m, n)
+    FROM written w,
+         json_array_elements(coalesce(%s::json, w.body::json->'history')) WITH ORDINALITY AS e(m, n)
     WHERE e.n > %s
     ON CONFLICT DO NOTHING
 )
@@ -78,6 +81,8 @@ class Statements:
     move_notify: str
     """The schema's procedure writing `update_one`'s rows and sending their notifications."""
     clear_history: str
+    held: str
+    """The ids of a list (`= ANY`) that the store holds, locked for this transaction."""
     get: str
     version: str
     due: str
@@ -108,6 +113,7 @@ class Statements:
             update_one=f"WITH written AS ({change} {returning_one}",
             move_notify=f'"{schema}".handoff_move_notify',
             clear_history=f"DELETE FROM {m} WHERE record_id = ANY(%s)",
+            held=f"SELECT record_id FROM {r} WHERE record_id = ANY(%s) FOR UPDATE",
             get=f"SELECT body FROM {r} WHERE record_id = %s",
             version=f"SELECT version FROM {r} WHERE record_id = %s",
             due=due,
@@ -142,7 +148,7 @@ class Statements:
         """The statement adding `record` (none if its id exists) and its parameters."""
         if len(record.history) == 1:
             return self.insert_one, (*_row(record, body), *_entry(record, 0))
-        return self.insert, (*_row(record, body), 0)
+        return self.insert, row(record, body)
 
     def update_of(
         self, record: HandoffRecord, body: str, expected: int
@@ -155,7 +161,7 @@ class Statements:
         change = (record.status.value, record.version, body, record.record_id, expected)
         if new_entries == 1 and record.history:
             return self.update_one, (*change, *_entry(record, first_new))
-        return self.update, (*change, first_new)
+        return self.update, (*change, history_text(record, body), first_new)
 
 
 def due_params(created_before: datetime, now: datetime, limit: int | None) -> dict[str, Any]:
@@ -165,13 +171,41 @@ def due_params(created_before: datetime, now: datetime, limit: int | None) -> di
 
 def row(record: HandoffRecord, body: str) -> tuple[Any, ...]:
     """Parameters of `upsert` (all history rows are new, read from the JSON)."""
-    return (*_row(record, body), 0)
+    return (*_row(record, body), history_text(record, body), 0)
+
+
+def column_text(value: str) -> str:
+    """`value` as a text column keeps it: PostgreSQL text has no NUL character, so each NUL is
+    kept as U+FFFD there. The record's JSON (what every read returns) keeps it exactly."""
+    return value.replace("\x00", "\ufffd")
+
+
+def inexact(query: RecordQuery) -> bool:
+    """True if `query` names an agent whose column value other names share (a NUL or U+FFFD
+    in it): only the records themselves tell which match."""
+    agent = query.agent
+    return agent is not None and ("\x00" in agent or "\ufffd" in agent)
+
+
+def history_text(record: HandoffRecord, body: str) -> str | None:
+    """The history entries as JSON for a write that reads them from JSON, when the server cannot
+    read them from `body`, or None. PostgreSQL refuses JSON with an escaped NUL anywhere in it,
+    so then the entries come apart, each NUL as a column keeps it."""
+    if "\\u0000" not in body:
+        return None
+    return json.dumps([
+        {"from": None if move.from_ is None else move.from_.value, "to": move.to.value,
+         "trigger": column_text(move.trigger), "at": as_utc(move.at).isoformat(),
+         "reason": column_text(move.reason), "actor": column_text(move.actor)}
+        for move in record.history
+    ])
 
 
 def _row(record: HandoffRecord, body: str) -> tuple[Any, ...]:
     request, status = record.request, record.status
     return (
-        record.record_id, status.value, request.from_agent, request.to_agent,
+        record.record_id, status.value, column_text(request.from_agent),
+        column_text(request.to_agent),
         record.created_at, request.deadline, record.version, body,
         record.created_at if status is _PENDING else None,
         request.deadline if status in LIVE_STATES else None,
@@ -183,8 +217,9 @@ def _entry(record: HandoffRecord, position: int) -> tuple[Any, ...]:
     move = record.history[position]
     source = move.from_
     return (
-        position, None if source is None else source.value, move.to.value, move.trigger,
-        as_utc(move.at), move.reason, move.actor,
+        position, None if source is None else source.value, move.to.value,
+        column_text(move.trigger), as_utc(move.at), column_text(move.reason),
+        column_text(move.actor),
     )
 
 
@@ -201,4 +236,6 @@ def _call(procedure: str, rows: int) -> str:
 
 
 def _where(query: RecordQuery) -> tuple[str, list[Any]]:
+    if query.agent is not None:
+        query = replace(query, agent=column_text(query.agent))
     return sql_filter(query, mark="%s", created="created_at", moment=lambda moment: moment)

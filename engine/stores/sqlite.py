@@ -11,55 +11,23 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 from engine.errors import RecordNotFound, StoreError, VersionConflict
-from engine.lifecycle.models import LIVE_STATES, HandoffRecord, HandoffStatus
-from engine.stores.base import ALL, Expire, RecordQuery, prefix_upper_bound, sql_filter
-from engine.stores.changes import OnChange, OnResync, Subscribers
+from engine.lifecycle.limits import check_storable
+from engine.lifecycle.models import HandoffRecord
+from engine.stores.base import ALL, Expire, RecordQuery, RestoreCounts, prefix_upper_bound
+from engine.stores.changes import OnChange, OnResync, RecordChange, Subscribers
 from engine.stores.sqlite_commit import GroupCommit
+from engine.stores.sqlite_rows import FETCH, INSERT, LIVE, PROBE, UPDATE, micros
+from engine.stores.sqlite_rows import restore as restore_rows
+from engine.stores.sqlite_rows import row as row_of
+from engine.stores.sqlite_rows import where as where_of
 from engine.stores.sqlite_schema import TABLE, Synchronous, boundary, connect, explain
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
-_LIVE = tuple(status.value for status in HandoffStatus if status in LIVE_STATES)
 _RECENT = 4096  # records kept parsed; a hit still checks the version in the file
-_PROBE = f"SELECT version, length(body) FROM {TABLE} WHERE record_id = ?"
-_FETCH = f"SELECT body FROM {TABLE} WHERE record_id = ?"
-_INSERT = (
-    f"INSERT INTO {TABLE} (record_id, status, from_agent, to_agent, created_us, deadline_us,"
-    " version, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-)
-_UPSERT = _INSERT + (
-    " ON CONFLICT (record_id) DO UPDATE SET status = excluded.status,"
-    " from_agent = excluded.from_agent, to_agent = excluded.to_agent,"
-    " created_us = excluded.created_us, deadline_us = excluded.deadline_us,"
-    " version = excluded.version, body = excluded.body"
-)
-_UPDATE = (
-    f"UPDATE {TABLE} SET status = ?, version = ?, body = ?"
-    " WHERE record_id = ? AND version = ?"
-)
-
-
-def _micros(moment: datetime) -> int:
-    delta = moment - _EPOCH
-    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
-
-
-def _row(record: HandoffRecord) -> tuple[Any, ...]:
-    deadline = record.request.deadline
-    return (
-        record.record_id,
-        record.status.value,
-        record.request.from_agent,
-        record.request.to_agent,
-        _micros(record.created_at),
-        None if deadline is None else _micros(deadline),
-        record.version,
-        record.model_dump_json(),
-    )
 
 
 class SQLiteStore:
@@ -132,11 +100,12 @@ class SQLiteStore:
                 raise
 
     def add(self, record: HandoffRecord) -> None:
-        row = _row(record)
+        check_storable(record)
+        row = row_of(record)
 
         def insert(conn: sqlite3.Connection) -> list[tuple[HandoffRecord, str]]:
             try:
-                conn.execute(_INSERT, row)
+                conn.execute(INSERT, row)
             except sqlite3.IntegrityError:
                 actual = self._version(conn, record.record_id)
                 raise VersionConflict(record.record_id, 0, actual) from None
@@ -152,10 +121,10 @@ class SQLiteStore:
                 raise StoreError(self.path, "the store is closed")
             try:
                 if cached is not None:  # same version and size as in the file: skip the parse
-                    row = reader.execute(_PROBE, (record_id,)).fetchone()
+                    row = reader.execute(PROBE, (record_id,)).fetchone()
                     if row is not None and cached[0] == (row[0], row[1]):
                         return cached[1]
-                row = reader.execute(_FETCH, (record_id,)).fetchone()
+                row = reader.execute(FETCH, (record_id,)).fetchone()
             except sqlite3.Error as error:
                 raise StoreError(self.path, explain(self.path, error)) from error
         if row is None:
@@ -191,13 +160,15 @@ class SQLiteStore:
         self.replace_many(((record, expected_version),))
 
     def replace_many(self, changes: Sequence[tuple[HandoffRecord, int]]) -> None:
-        rows = [(record, expected, _row(record)) for record, expected in changes]
+        for record, _ in changes:
+            check_storable(record, new=False)
+        rows = [(record, expected, row_of(record)) for record, expected in changes]
 
         def update(conn: sqlite3.Connection) -> list[tuple[HandoffRecord, str]]:
             current: dict[str, int] = {}
             for record, expected, row in rows:
                 version = current.get(record.record_id, expected)
-                cursor = conn.execute(_UPDATE, (row[1], row[6], row[7], row[0], version))
+                cursor = conn.execute(UPDATE, (row[1], row[6], row[7], row[0], version))
                 if cursor.rowcount != 1:
                     actual = self._version(conn, record.record_id)
                     if actual is None:
@@ -221,16 +192,22 @@ class SQLiteStore:
         return self._conn
 
     def put_many(self, records: Iterable[HandoffRecord]) -> int:
-        batch = list(records)
+        return self.restore(records, replace=True).written
+
+    def restore(
+        self, records: Iterable[HandoffRecord], *, replace: bool = False
+    ) -> RestoreCounts:
+        changes: list[RecordChange] | None = [] if self._subscribers else None
         with self._use(write=True) as conn:
-            conn.executemany(_UPSERT, [_row(record) for record in batch])
+            counts = restore_rows(conn, records, replace=replace, changes=changes)
         with self._cache_lock:
             self._recent.clear()
-        self._subscribers.publish_records(batch)
-        return len(batch)
+        for change in changes or ():
+            self._subscribers.publish(change)
+        return counts
 
     def query(self, query: RecordQuery = ALL) -> list[HandoffRecord]:
-        where, params = _where(query)
+        where, params = where_of(query)
         page = " LIMIT ? OFFSET ?"
         params += [-1 if query.limit is None else query.limit, query.offset]
         sql = f"SELECT body FROM {TABLE}{where} ORDER BY created_us, seq{page}"
@@ -239,7 +216,7 @@ class SQLiteStore:
         return [self._load(body) for (body,) in rows]
 
     def count(self, query: RecordQuery = ALL) -> int:
-        where, params = _where(query)
+        where, params = where_of(query)
         with self._use() as conn:
             return int(conn.execute(f"SELECT count(*) FROM {TABLE}{where}", params).fetchone()[0])
 
@@ -252,9 +229,9 @@ class SQLiteStore:
     ) -> list[HandoffRecord]:
         sql = (
             f"SELECT body FROM {TABLE} WHERE (status = 'pending' AND created_us < ?)"
-            f" OR (deadline_us <= ? AND status IN {_LIVE!r}) ORDER BY created_us, seq LIMIT ?"
+            f" OR (deadline_us <= ? AND status IN {LIVE!r}) ORDER BY created_us, seq LIMIT ?"
         )
-        params = (_micros(created_before), _micros(now), -1 if limit is None else limit)
+        params = (micros(created_before), micros(now), -1 if limit is None else limit)
         return [self._load(body) for (body,) in conn.execute(sql, params).fetchall()]
 
     def expire_due(
@@ -265,8 +242,9 @@ class SQLiteStore:
             for current in self._due(conn, created_before, now, limit):
                 new = expire(current)
                 if new is not None:
-                    row = _row(new)
-                    conn.execute(_UPDATE, (row[1], row[6], row[7], row[0], current.version))
+                    check_storable(new, new=False)
+                    row = row_of(new)
+                    conn.execute(UPDATE, (row[1], row[6], row[7], row[0], current.version))
                     written.append((new, row[7]))
         self._committed(written)
         return [record for record, _ in written]
@@ -302,6 +280,3 @@ class SQLiteStore:
         ).fetchone()
         return None if row is None else int(row[0])
 
-
-def _where(query: RecordQuery) -> tuple[str, list[Any]]:
-    return sql_filter(query, mark="?", created="created_us", moment=_micros)

@@ -1,25 +1,28 @@
 """Export and import of records as JSON (one list) or JSON Lines (one record per line).
 
-Import is validated in full (shape, and a history that is a legal path through the table)
-before anything is stored: one bad item raises `RecordImportError` naming its index. This
-module never talks to a store itself.
+Import validates each item in full (JSON data a store keeps, shape, the range every store
+keeps, and a history that is a legal path through the table): a bad item raises
+`RecordImportError` naming its index, its line and the field. `read_records` streams a file
+one record at a time. This module never talks to a store itself.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Iterator, Sequence
+import io
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
-from typing import IO, Any, Literal
+from typing import IO, Any
 
 from pydantic import ValidationError
 
-from engine.errors import RecordImportError, UsageError
+from engine.errors import Problem, RecordImportError, UsageError
+from engine.lifecycle.limits import storable_problem
 from engine.lifecycle.models import HandoffRecord
 from engine.lifecycle.moves import history_problem
 from engine.stores.base import ALL, RecordQuery, Store
+from engine.stores.export_data import data_problem, where
+from engine.stores.export_items import Format, read_items
 
-Format = Literal["json", "jsonl"]
 FORMATS: tuple[Format, ...] = ("json", "jsonl")
 
 
@@ -27,19 +30,56 @@ def parse_records(data: Sequence[Any]) -> list[HandoffRecord]:
     """Validate every item of `data` (dicts as `export()` writes them); all or nothing."""
     if isinstance(data, (str, bytes, dict)) or not isinstance(data, Sequence):
         raise UsageError(f"import needs a list of records, got {type(data).__name__}")
-    records = []
+    return list(_unique(
+        (index, 0, _parse_one(index, _json_data(index, item))) for index, item in enumerate(data)
+    ))
+
+
+def read_records(
+    source: IO[str], *, fmt: Format | None = None, name: str = ""
+) -> Iterator[HandoffRecord]:
+    """Each record of the export in `source`, validated, read as it is needed (memory holds
+    one item at a time); `name` (the file) goes into error messages."""
+    items = enumerate(read_items(source, fmt=fmt, name=name))  # checked as JSON data there
+    return _unique(
+        ((index, line, _parse_one(index, item, line=line, source=name))
+         for index, (line, item) in items),
+        source=name,
+    )
+
+
+def load(text: str, *, fmt: Format | None = None) -> list[HandoffRecord]:
+    """Parse an export (`fmt` guessed from the first character if None); all or nothing."""
+    return list(read_records(io.StringIO(text), fmt=fmt))
+
+
+def _unique(
+    parsed: Iterable[tuple[int, int, HandoffRecord]], *, source: str = ""
+) -> Iterator[HandoffRecord]:
+    """The records of (index, line, record), refusing a record id seen before."""
     seen: dict[str, int] = {}
-    for index, item in enumerate(data):
-        records.append(_parse_one(index, item))
-        first = seen.setdefault(records[-1].record_id, index)
+    for index, line, record in parsed:
+        first = seen.setdefault(record.record_id, index)
         if first != index:
-            raise RecordImportError(index, f"record_id {records[-1].record_id!r} repeats #{first}")
-    return records
+            detail = f"record_id {record.record_id!r} repeats #{first}"
+            raise RecordImportError(index, detail, line=line, source=source)
+        yield record
 
 
-def _parse_one(index: int, item: Any) -> HandoffRecord:
+def _json_data(index: int, item: Any) -> Any:
+    """`item` if it is JSON data a store keeps (see `data_problem`)."""
+    problem = data_problem(item) if isinstance(item, (dict, list)) else None
+    if problem is not None:
+        raise RecordImportError(index, f"{where(problem[0])}: {problem[1]}", problems=[problem])
+    return item
+
+
+def _parse_one(index: int, item: Any, *, line: int = 0, source: str = "") -> HandoffRecord:
+    def refuse(detail: str, problems: Sequence[Problem] = ()) -> RecordImportError:
+        return RecordImportError(index, detail, problems=problems, line=line, source=source)
+
     if not isinstance(item, dict):
-        raise RecordImportError(index, f"expected an object, got {type(item).__name__}")
+        raise refuse(f"expected an object, got {type(item).__name__}")
     try:
         record = HandoffRecord.model_validate(item)
     except ValidationError as error:
@@ -48,10 +88,13 @@ def _parse_one(index: int, item: Any) -> HandoffRecord:
             f"{'.'.join(str(part) for part in loc) or '<record>'}: {message}"
             for loc, message in found[:5]
         )
-        raise RecordImportError(index, detail, problems=found) from error
-    problem = history_problem(record)
-    if problem is not None:
-        raise RecordImportError(index, problem)
+        raise refuse(detail, found) from error
+    limit = storable_problem(record)
+    if limit is not None:
+        raise refuse(f"{limit[0]}: {limit[1]}", [(tuple(limit[0].split(".")), limit[1])])
+    illegal = history_problem(record)
+    if illegal is not None:
+        raise refuse(illegal)
     return record
 
 
@@ -72,44 +115,24 @@ def iter_records(store: Store, query: RecordQuery = ALL, *, page: int = 1000) ->
         remaining = None if remaining is None else remaining - size
 
 
-def dump(records: Iterable[HandoffRecord], out: IO[str], *, fmt: Format = "json") -> int:
-    """Write `records` to `out` in `fmt`; returns how many were written."""
+def dump(
+    records: Iterable[HandoffRecord], out: IO[str], *, fmt: Format = "json",
+    escape: Callable[[str], str] | None = None,
+) -> int:
+    """Write `records` to `out` in `fmt`, one record a line; returns how many were written.
+    `escape` rewrites each record's JSON (e.g. escaping more characters, same value)."""
     count = 0
     if fmt == "jsonl":
         for record in records:
-            out.write(record.model_dump_json() + "\n")
+            text = record.model_dump_json()
+            out.write((text if escape is None else escape(text)) + "\n")
             count += 1
         return count
     out.write("[")
     for record in records:
         out.write(",\n" if count else "\n")
-        out.write(record.model_dump_json())
+        text = record.model_dump_json()
+        out.write(text if escape is None else escape(text))
         count += 1
     out.write("\n]\n" if count else "]\n")
     return count
-
-
-def load(text: str, *, fmt: Format | None = None) -> list[HandoffRecord]:
-    """Parse an export (`fmt` guessed from the first character if None); all or nothing."""
-    stripped = text.lstrip()
-    if fmt is None:
-        fmt = "json" if stripped.startswith("[") or not stripped else "jsonl"
-    if fmt == "json":
-        try:
-            data = json.loads(text) if stripped else []
-        except json.JSONDecodeError as error:
-            raise UsageError(f"import: the document is not valid JSON: {error}") from error
-        return parse_records(data)
-    return parse_records(list(_json_lines(text)))
-
-
-def _json_lines(text: str) -> Iterator[Any]:
-    index = 0
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            yield json.loads(line)
-        except json.JSONDecodeError as error:
-            raise RecordImportError(index, f"line {number} is not valid JSON: {error}") from error
-        index += 1

@@ -4,11 +4,13 @@ PostgreSQL store, and audit trails moved between the two both ways without losin
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from contextlib import closing
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -109,7 +111,8 @@ def test_export_then_import_into_a_new_store(
     copy = tmp_path / "copy.db"
     imported = handoff("import", dump, "--store", copy)
     assert imported.returncode == 0, imported.stderr
-    assert imported.stdout.strip() == f"imported 3 record(s) into {copy}"
+    assert imported.stdout.strip() == (
+        f"imported 3, skipped 0 existing, replaced 0 record(s) into {copy}")
     with SQLiteStore(path) as original, SQLiteStore(copy) as restored:
         assert restored.query() == original.query()
 
@@ -230,3 +233,203 @@ def test_show_and_history_take_a_unique_prefix_and_refuse_an_ambiguous_one(
     unknown = handoff("show", "zzzzzzzz", "--store", path)
     assert unknown.returncode == 1
     assert "No handoff record found with id 'zzzzzzzz'" in unknown.stderr
+
+
+def forged_history(path: str | Path, record_id: str, tmp_path: Path) -> Path:
+    """An export of the completed record `record_id` rewritten as a rejection nobody made."""
+    with closing(open_store(path)) as store:
+        item = store.get(record_id).model_dump(mode="json")
+    item["history"] = [*item["history"][:1], {**item["history"][1], "to": "rejected",
+                                              "trigger": "reject", "reason": "forged"}]
+    item.update(status="rejected", version=2, result={},
+                response={"accepted": False, "reason": "forged"})
+    forged = tmp_path / "forged.jsonl"
+    forged.write_text(json.dumps(item) + "\n", encoding="utf-8")
+    return forged
+
+
+@pytest.mark.slow
+def test_import_keeps_stored_records_unless_told_to_replace_them(
+    filled: tuple[str | Path, list[str]], tmp_path: Path
+) -> None:
+    path, ids = filled
+    with closing(open_store(path)) as store:
+        genuine = store.get(ids[0])
+    forged = forged_history(path, ids[0], tmp_path)
+    kept = handoff("import", forged, "--store", path)
+    assert kept.returncode == 0, kept.stderr
+    assert kept.stdout.startswith("imported 0, skipped 1 existing, replaced 0 record(s) into ")
+    assert "1 record(s) already stored were kept as they are; --replace overwrites them" in (
+        kept.stderr)
+    with closing(open_store(path)) as store:
+        assert store.get(ids[0]) == genuine
+    replaced = handoff("import", forged, "--store", path, "--replace")
+    assert replaced.returncode == 0, replaced.stderr
+    assert replaced.stdout.startswith("imported 0, skipped 0 existing, replaced 1 record(s)")
+    with closing(open_store(path)) as store:
+        assert store.get(ids[0]).status.value == "rejected"
+
+
+def hostile_items(good: dict[str, Any]) -> dict[str, tuple[str, str]]:
+    """What an attacker puts in an import: the item's JSON, and what the error must say."""
+    deep = '{"a": ' * 100_000 + "{}" + "}" * 100_000
+    request = good["request"]
+    return {
+        "version 2**63": (json.dumps({**good, "version": 2**63}),
+                          "version: integer outside 64 bits"),
+        "version 2**31": (json.dumps({**good, "version": 2**31}),
+                          "version: 2147483648 is outside 1 to 2147483644"),
+        "deadline": (json.dumps({**good, "request": {
+            **request, "deadline": "0001-01-01T00:00:00+14:00"}}),
+            "request.deadline: Value error, outside the range of UTC times (years 1 to 9999)"),
+        "5,000 digits": (json.dumps({**good, "result": {"n": "N"}}).replace('"N"', "7" * 5000),
+                         "result.n: integer of 5000 digits, outside 64 bits"),
+        "100,000 deep": (json.dumps({**good, "result": "D"}).replace('"D"', deep),
+                         "result.a.a.a.a.a.a.a... (200 levels): nested deeper than 200 levels"),
+        "3 KB id": (json.dumps({**good, "record_id": "r" * 3000}),
+                    "record_id: longer than 512 characters"),
+    }
+
+
+@pytest.mark.slow
+def test_hostile_imports_get_located_errors_and_store_nothing(
+    filled: tuple[str | Path, list[str]], tmp_path: Path
+) -> None:
+    path, _ = filled
+    with closing(open_store(path)) as store:
+        before = store.query()
+    good = {**before[0].model_dump(mode="json"), "record_id": "new-1"}
+    second = {**good, "record_id": "new-2"}
+    for what, (item, words) in hostile_items(second).items():
+        dump = tmp_path / "hostile.jsonl"
+        dump.write_text(json.dumps(good) + "\n" + item + "\n", encoding="utf-8")
+        done = handoff("import", dump, "--store", path)
+        assert done.returncode == 1, (what, done.stderr)
+        assert "Traceback" not in done.stderr, what
+        assert f"{dump}:2: record #1 is invalid, nothing imported: {words}" in done.stderr, (
+            what, done.stderr[:500])
+    with closing(open_store(path)) as store:
+        assert store.query() == before
+
+
+@pytest.mark.slow
+def test_a_failed_import_creates_no_store(store_file: tuple[Path, list[str]], tmp_path: Path
+                                          ) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"record_id": "x"}\n', encoding="utf-8")
+    done = handoff("import", bad, "--store", tmp_path / "new.db")
+    assert done.returncode == 1 and "record #0 is invalid" in done.stderr
+    assert not (tmp_path / "new.db").exists()
+
+
+@pytest.mark.slow
+def test_a_time_outside_the_utc_range_is_a_usage_error(store_file: tuple[Path, list[str]]
+                                                        ) -> None:
+    path, _ = store_file
+    done = handoff("list", "--store", path, "--since", "0001-01-01T00:00:00+14:00")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "outside the range of UTC times (years 1 to 9999)" in done.stderr
+
+
+PEAK = """
+import sys
+from engine.cli.main import main
+code = main(sys.argv[1:])
+with open("/proc/self/status", encoding="ascii") as status:  # this process's own peak
+    peak = next(line for line in status if line.startswith("VmHWM:"))
+print(int(peak.split()[1]) * 1024, file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def peak_rss(*args: str | Path) -> int:
+    """The peak resident memory, in bytes, of a `handoff` process running `args` (Linux:
+    `ru_maxrss` would count the memory of the test process it was forked from)."""
+    done = subprocess.run([sys.executable, "-c", PEAK, *map(str, args)], capture_output=True,
+                          text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    return int(done.stderr.strip().splitlines()[-1])
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc (Linux)")
+def test_a_large_import_is_streamed_not_loaded_whole(tmp_path: Path) -> None:
+    """JSON Lines here; tests/unit/stores reads both formats under tracemalloc."""
+    fmt = "jsonl"
+    path = tmp_path / "big.db"
+    fill(SQLiteStore(path))
+    with SQLiteStore(path) as store:
+        template = store.query()[0].model_dump(mode="json")
+    template["request"]["context"] = {"note": "x" * 1200, "tags": list(range(20))}
+    one, big = tmp_path / f"one.{fmt}", tmp_path / f"big.{fmt}"
+    for target, count in ((one, 1), (big, 12_000)):
+        items = (json.dumps({**template, "record_id": f"r-{n}"}) for n in range(count))
+        text = "\n".join(items) if fmt == "jsonl" else "[\n" + ",\n".join(items) + "\n]"
+        target.write_text(text + "\n", encoding="utf-8")
+    size = big.stat().st_size
+    baseline = peak_rss("records", "import", one, "--store", tmp_path / "one.db")
+    peak = peak_rss("records", "import", big, "--store", tmp_path / "big.db")
+    assert size > 16_000_000
+    assert peak - baseline < 3 * size  # reading it whole took about 10 times its size
+
+
+HOSTILE_TEXT = "\x1b]0;owned\x07done\n\x1b[1A\x1b[2Kstatus: completed \x9b31m\u202eevil\x7f"
+CONTROLS = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029"
+                      "\u202a-\u202e\u2066-\u2069]")  # every control character but a newline
+
+
+@pytest.fixture
+def hostile_store(tmp_path: Path) -> tuple[Path, str]:
+    """A store holding a record whose caller text tries to drive the operator's terminal."""
+    path = tmp_path / "hostile.db"
+    manager = HandoffManager(store=SQLiteStore(path), clock=lambda: T0, pending_timeout_s=3600)
+    request = HandoffRequest(from_agent="tri\x1b[8mage", to_agent="fraud",
+                             task_description=HOSTILE_TEXT, context={"note": HOSTILE_TEXT})
+    record_id = manager.create_handoff(request, config_version="v\x1b[5m").record_id
+    manager.accept(record_id, actor="ops\u202e")
+    manager.fail(record_id, HOSTILE_TEXT, actor="\x9b2J")
+    manager.store.close()
+    return path, record_id
+
+
+@pytest.mark.slow
+def test_text_output_shows_control_characters_as_escapes(hostile_store: tuple[Path, str]) -> None:
+    path, record_id = hostile_store
+    runs = {action: handoff(action, *([record_id] if action != "list" else []), "--store", path)
+            for action in ("list", "show", "history")}
+    for action, done in runs.items():
+        assert done.returncode == 0, done.stderr
+        assert CONTROLS.search(done.stdout) is None, (action, done.stdout)
+    shown = runs["show"].stdout
+    assert "\\x1b]0;owned\\x07done\\x0a\\x1b[1A\\x1b[2Kstatus: completed" in shown
+    assert "from -> to:     tri\\x1b[8mage -> fraud" in shown
+    assert "by ops\\u202e" in shown and "\\x9b31m\\u202eevil\\x7f" in shown
+    assert len(shown.splitlines()) == 13 + 1 + 3  # fields, "history:", three moves
+    assert len(runs["history"].stdout.splitlines()) == 3
+    assert len(runs["list"].stdout.splitlines()) == 2
+
+
+@pytest.mark.slow
+def test_json_output_and_exports_escape_them_and_keep_the_text(
+    hostile_store: tuple[Path, str], tmp_path: Path
+) -> None:
+    path, record_id = hostile_store
+    readers = {  # where each output holds the task text
+        ("show", record_id, "--format", "json"): lambda out: json.loads(out)["request"],
+        ("list", "--format", "json"): lambda out: json.loads(out)["records"][0]["request"],
+        ("export",): lambda out: json.loads(out)[0]["request"],
+        ("export", "--format", "jsonl"): lambda out: json.loads(out)["request"],
+        ("history", record_id, "--format", "json"): lambda out: {
+            "task_description": json.loads(out)[-1]["reason"]},
+    }
+    for args, read in readers.items():
+        done = handoff(*args, "--store", path)
+        assert done.returncode == 0, done.stderr
+        assert CONTROLS.search(done.stdout) is None, (args, done.stdout)
+        assert read(done.stdout)["task_description"] == HOSTILE_TEXT, args
+    dump = tmp_path / "dump.jsonl"
+    dump.write_text(handoff("export", "--format", "jsonl", "--store", path).stdout, "utf-8")
+    assert handoff("import", dump, "--store", tmp_path / "copy.db").returncode == 0
+    with SQLiteStore(path) as original, SQLiteStore(tmp_path / "copy.db") as copy:
+        assert copy.query() == original.query()
+        assert copy.get(record_id).request.task_description == HOSTILE_TEXT

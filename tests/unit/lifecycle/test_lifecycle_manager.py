@@ -126,6 +126,20 @@ def test_export_import_round_trip(manager: HandoffManager) -> None:
     assert other.export() == exported
 
 
+def test_import_overwrites_by_id_as_the_seed_did_unless_told_to_keep(
+    manager: HandoffManager,
+) -> None:
+    record_id = manager.create_handoff(request()).record_id
+    genuine = manager.complete(manager.accept(record_id).record_id, {"ok": True})
+    forged = {**manager.export()[0], "status": "pending", "version": 1, "result": {},
+              "response": None, "failure": None}
+    forged["history"] = forged["history"][:1]
+    manager.import_records([forged], replace=False)
+    assert manager.get(record_id) == genuine
+    manager.import_records([forged])
+    assert manager.get(record_id).status is S.pending
+
+
 def test_import_is_all_or_nothing_and_names_the_bad_item(manager: HandoffManager) -> None:
     good = [*manager.export(), manager.create_handoff(request()).model_dump(mode="json")]
     bad = dict(good[0], request={"from_agent": "a"})

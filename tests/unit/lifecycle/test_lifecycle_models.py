@@ -75,3 +75,24 @@ def test_move_serializes_with_from_and_to() -> None:
     assert HandoffRecord.model_validate(dumped) == record
     with pytest.raises(ValidationError, match="version"):
         HandoffRecord.model_validate({**dumped, "version": 0})
+
+
+@pytest.mark.parametrize(
+    "moment",
+    [datetime(1, 1, 1, tzinfo=timezone(timedelta(hours=14))),
+     datetime(9999, 12, 31, 23, 0, tzinfo=timezone(timedelta(hours=-14)))],
+)
+def test_a_time_outside_the_utc_range_is_a_validation_error_naming_the_field(
+    moment: datetime,
+) -> None:
+    with pytest.raises(ValidationError) as caught:
+        HandoffRequest(from_agent="a", to_agent="b", task_description="t", deadline=moment)
+    (error,) = caught.value.errors()
+    assert error["loc"] == ("deadline",)
+    assert "outside the range of UTC times (years 1 to 9999)" in error["msg"]
+    text = moment.isoformat()
+    with pytest.raises(ValidationError, match="created_at"):
+        HandoffRecord.model_validate_json(
+            '{"record_id": "r", "request": {"from_agent": "a", "to_agent": "b",'
+            f' "task_description": "t"}}, "created_at": "{text}"}}'
+        )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Iterator
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone, tzinfo
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,7 @@ from engine.errors import UsageError
 from engine.lifecycle import HandoffRecord, HandoffStatus
 from engine.runtime.engine import Engine, HandoffOutcome
 from engine.runtime.inputs import INVALID_INPUT, UNKNOWN_SENDER
-from engine.stores import SQLiteStore
+from engine.stores import MemoryStore, SQLiteStore, Store, open_store
 
 BANKING = Path(__file__).resolve().parents[3] / "configs" / "banking"
 
@@ -24,6 +24,18 @@ BANKING = Path(__file__).resolve().parents[3] / "configs" / "banking"
 def engine(tmp_path: Path) -> Iterator[Engine]:
     with Engine(BANKING, store=SQLiteStore(tmp_path / "records.db"),
                 sweep_interval_s=None) as engine:
+        yield engine
+
+
+@pytest.fixture(params=["memory", "sqlite", "postgres"])
+def any_engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
+    """An engine on each store: what it refuses and records must not depend on the store."""
+    store: Store = (
+        MemoryStore() if request.param == "memory"
+        else SQLiteStore(tmp_path / "records.db") if request.param == "sqlite"
+        else open_store(request.getfixturevalue("postgres_url"))
+    )
+    with Engine(BANKING, store=store, sweep_interval_s=None) as engine:
         yield engine
 
 
@@ -112,6 +124,11 @@ class Opaque:
     pass
 
 
+class BrokenZone(tzinfo):
+    def utcoffset(self, moment: datetime | None) -> timedelta:
+        raise RuntimeError("no offset")
+
+
 @pytest.mark.parametrize(
     ("arguments", "where"),
     [
@@ -124,6 +141,8 @@ class Opaque:
         ({"target": "x" * 1000}, "target: longer than 256 characters"),
         ({"sender": 7}, "sender: expected a string, got int"),
         ({"deadline": "tomorrow"}, "deadline: expected a datetime, got str"),
+        ({"deadline": datetime(2026, 1, 1, tzinfo=BrokenZone())},
+         "deadline: could not be read (RuntimeError)"),
         ({"actor": ["me"]}, "actor: expected a string, got list"),
         ({"context": {"a": Opaque()}}, "context.a: Opaque is not JSON data"),
         ({"context": {"a": float("nan")}}, "context.a: nan is not a finite number"),
@@ -180,3 +199,46 @@ def test_good_input_is_stored_as_given(engine: Engine) -> None:
     stored = engine.manager.get(outcome.record.record_id)
     assert stored.request.context == context and stored.request.priority == 7
     assert stored.request.deadline == deadline
+
+
+@pytest.mark.parametrize(
+    "deadline",
+    [datetime(1, 1, 1, tzinfo=timezone(timedelta(hours=14))),
+     datetime(9999, 12, 31, 23, 0, tzinfo=timezone(timedelta(hours=-14)))],
+    ids=["before-year-1-in-utc", "after-year-9999-in-utc"],
+)
+def test_a_deadline_outside_the_utc_range_is_refused_naming_it(
+    any_engine: Engine, deadline: datetime
+) -> None:
+    outcome = any_engine.handoff("my card was stolen", sender="concierge", deadline=deadline)
+    stored = refused(any_engine, outcome)
+    assert outcome.refusal is not None and outcome.refusal.field == "deadline"
+    assert "deadline: outside the range of UTC times (years 1 to 9999)" in (
+        stored.response.reason)  # type: ignore[union-attr]
+    assert stored.request.deadline is None
+
+
+def test_a_deadline_in_any_zone_is_stored_in_utc(engine: Engine) -> None:
+    tokyo = datetime(2100, 1, 1, 9, 0, tzinfo=timezone(timedelta(hours=9)))
+    outcome = engine.handoff("my card was stolen", sender="concierge", deadline=tokyo)
+    assert outcome.reason is None
+    stored = engine.manager.get(outcome.record.record_id)
+    assert stored.request.deadline == tokyo and stored.request.deadline.utcoffset() == timedelta(0)
+
+
+def test_a_nul_character_in_names_and_reasons_is_audited_on_every_store(
+    any_engine: Engine,
+) -> None:
+    unknown = any_engine.handoff("my card was stolen", sender="no\x00body")
+    stored = refused(any_engine, unknown, UNKNOWN_SENDER)
+    assert stored.request.from_agent == "no\x00body"
+    routed = any_engine.handoff("my card was stolen", sender="concierge", actor="ops\x00")
+    assert routed.target == "fraud_agent"
+    assert any_engine.manager.get(routed.record.record_id).history[0].actor == "ops\x00"
+    rejected = any_engine.reject(routed.record.record_id, "wrong\x00desk", actor="x\x00")
+    assert any_engine.manager.get(rejected.record_id) == rejected
+    assert (rejected.history[-1].reason, rejected.history[-1].actor) == ("wrong\x00desk", "x\x00")
+    other = any_engine.handoff("my card was stolen", sender="concierge")
+    any_engine.accept(other.record.record_id)
+    failed = any_engine.fail(other.record.record_id, "broken\x00")
+    assert any_engine.manager.get(failed.record_id).response.reason == "broken\x00"  # type: ignore[union-attr]

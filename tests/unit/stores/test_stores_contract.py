@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 
 import pytest
 
-from engine.errors import RecordNotFound, UsageError, VersionConflict
-from engine.lifecycle import HandoffManager, HandoffRecord, HandoffRequest, HandoffStatus
+from engine.errors import RecordImportError, RecordNotFound, UsageError, VersionConflict
+from engine.lifecycle import HandoffManager, HandoffRecord, HandoffRequest, HandoffStatus, Move
 from engine.stores import RecordQuery, Store
+from engine.stores.base import RestoreCounts
 from engine.stores.changes import ChangeFeed, RecordChange
 from engine.stores.transfer import iter_records
+from tests.unit.stores.conftest import T0, make_record
 
 S = HandoffStatus
 MakeRecord = Callable[..., HandoffRecord]
@@ -248,3 +251,142 @@ def test_a_unique_prefix_resolves_and_an_ambiguous_one_lists_the_matches(
         resolve_record_id(store, "999999")
     with pytest.raises(RecordNotFound):
         resolve_record_id(store, "374")  # shorter than 4 characters: never a prefix
+
+
+def _with_nul(n: int, **fields: object) -> HandoffRecord:
+    """Record `n` with a NUL character in every text a store might keep in a column of its own."""
+    base = make_record(n).model_dump(mode="json")
+    base["request"].update(from_agent="a\x00nul", to_agent=f"b\x00{n}",
+                           task_description="t\x00", context={"k\x00": "v\x00"})
+    base["history"][0]["actor"] = "ops\x00"
+    return HandoffRecord.model_validate(base | fields)
+
+
+def test_a_nul_character_in_any_text_is_stored_as_given(store: Store) -> None:
+    at = T0 + timedelta(hours=1)
+    first = _with_nul(1)
+    store.add(first)  # one history entry
+    rejected = first.model_copy(update={"status": S.rejected, "version": 2, "history": (
+        *first.history,
+        Move(from_=S.pending, to=S.rejected, trigger="reject", at=at, reason="no\x00",
+             actor="x\x00"),
+    )})
+    store.replace(rejected, expected_version=1)  # one new entry
+    second = _with_nul(2)
+    store.add(second)
+    jumped = second.model_copy(update={"status": S.in_progress, "version": 3, "history": (
+        *second.history,
+        Move(from_=S.pending, to=S.accepted, trigger="accept", at=at, actor="y\x00"),
+        Move(from_=S.accepted, to=S.in_progress, trigger="start", at=at, reason="z\x00"),
+    )})
+    store.replace_many([(jumped, 1)])  # several new entries at once
+    imported = _with_nul(3, status="accepted", history=[
+        *_with_nul(3).model_dump(mode="json")["history"],
+        {"from": "pending", "to": "accepted", "trigger": "accept", "at": at, "reason": "\x00"},
+    ])
+    store.put_many([imported])  # a whole history at once
+    assert [store.get(r.record_id) for r in (rejected, jumped, imported)] == [
+        rejected, jumped, imported]
+    assert store.query(RecordQuery(agent="a\x00nul")) == [rejected, jumped, imported]
+    assert store.query(RecordQuery(agent="b\x002")) == [jumped]
+    assert store.count(RecordQuery(agent="a\ufffdnul")) == 0  # NUL is not read as U+FFFD
+    assert store.ids_with_prefix("h-\x00", limit=5) == []
+    with pytest.raises(RecordNotFound):
+        store.get("h-\x001")
+    store.add(_with_nul(4))
+    expired = store.expire_due(created_before=at, now=at, expire=_expired)
+    assert [r.record_id for r in expired] == ["h-4"]
+    assert store.get("h-4") == expired[0]
+
+
+OUT_OF_RANGE = [
+    ({"record_id": "x" * 513}, "record_id: longer than 512 characters"),
+    ({"record_id": ""}, "record_id: empty"),
+    ({"record_id": "h\x00nul"}, "record_id: holds a control character (U+0000)"),
+    ({"record_id": "h\x1b[2J"}, "record_id: holds a control character (U+001B)"),
+    ({"record_id": "h\ud800"}, "record_id: holds a lone surrogate"),
+    ({"version": 2**31 - 3}, "version: 2147483645 is outside 1 to 2147483644"),
+    ({"version": 2**63}, "version: 9223372036854775808 is outside 1 to 2147483644"),
+    ({"request": {"from_agent": "a" * 600, "to_agent": "b", "task_description": "t"}},
+     "request.from_agent: longer than 512 characters"),
+    ({"request": {"from_agent": "a", "to_agent": "\udc00", "task_description": "t"}},
+     "request.to_agent: holds a lone surrogate"),
+]
+
+
+@pytest.mark.parametrize(("change", "words"), OUT_OF_RANGE, ids=[w for _, w in OUT_OF_RANGE])
+def test_what_a_store_cannot_keep_is_refused_the_same_by_every_store(
+    store: Store, record: MakeRecord, change: dict[str, object], words: str
+) -> None:
+    bad = record(1, **change)
+    for write in (store.add, lambda r: store.put_many([record(2), r])):
+        with pytest.raises(UsageError, match=re.escape(words)) as caught:
+            write(bad)
+        assert "no store keeps it" in str(caught.value)
+    assert store.count() == 0  # nothing written, not even the good record of the batch
+
+
+def test_a_move_past_the_last_version_is_refused_and_changes_nothing(
+    store: Store, record: MakeRecord
+) -> None:
+    last = 2**31 - 1
+    store.add(record(1, version=last - 3))  # a new record leaves room for three moves
+    store.replace(record(1, version=last), expected_version=last - 3)
+    beyond = record(1, version=last + 1, status="accepted")
+    words = "version: 2147483648 is outside 1 to 2147483647"
+    with pytest.raises(UsageError, match=words):
+        store.replace(beyond, expected_version=last)
+    with pytest.raises(UsageError, match=words):
+        store.replace_many([(beyond, last)])
+    assert store.get("h-1") == record(1, version=last)
+
+
+def test_moving_a_record_no_store_can_hold_is_record_not_found(
+    store: Store, record: MakeRecord
+) -> None:
+    """A move checks the version only (a stored record always moves on); an id that no record
+    can have is simply not found, on PostgreSQL too (whose text cannot hold a NUL)."""
+    store.add(record(1))
+    with pytest.raises(RecordNotFound):
+        store.replace(record(9, record_id="h\x00", version=2), expected_version=1)
+
+
+def test_restore_keeps_stored_records_unless_told_to_replace_them(
+    store: Store, record: MakeRecord
+) -> None:
+    genuine = record(1, status="completed", version=3, history=[
+        {"from": None, "to": "pending", "trigger": "create", "at": T0},
+        {"from": "pending", "to": "accepted", "trigger": "accept", "at": T0},
+        {"from": "accepted", "to": "completed", "trigger": "complete", "at": T0},
+    ])
+    store.add(genuine)
+    forged = record(1, status="rejected", version=2)
+    kept = store.restore([forged, record(2)])
+    assert kept == RestoreCounts(added=1, replaced=0, skipped=1)
+    assert store.get("h-1") == genuine and store.get("h-2") == record(2)
+    replaced = store.restore([forged, record(3)], replace=True)
+    assert replaced == RestoreCounts(added=1, replaced=1, skipped=0)
+    assert store.get("h-1") == forged
+    assert store.count() == 3
+
+
+def test_restore_reads_records_as_it_writes_and_an_error_writes_nothing(
+    store: Store, record: MakeRecord
+) -> None:
+    store.add(record(0))
+    read: list[int] = []
+
+    def records() -> Iterator[HandoffRecord]:
+        for n in range(1, 1200):
+            read.append(n)
+            if n == 1100:
+                raise RecordImportError(n, "bad item")
+            yield record(n)
+
+    with pytest.raises(RecordImportError):
+        store.restore(records(), replace=True)
+    assert read[-1] == 1100
+    assert [r.record_id for r in store.query()] == ["h-0"]  # all or nothing
+    counts = store.restore(record(n) for n in range(1200))
+    assert counts == RestoreCounts(added=1199, replaced=0, skipped=1)
+    assert store.count() == 1200

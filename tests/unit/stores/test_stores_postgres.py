@@ -483,3 +483,11 @@ def test_a_batch_of_moves_sends_its_notifications_with_its_commit_or_else_after_
         assert seen[-1] == RecordChange("h-1", 3, seen[-1].status, remote=True)
         assert (writer._notifier.sent, writer._notifier.dropped) == (sent + 2, 0)
         assert writer.get("h-1").version == 3
+
+
+def test_a_value_over_a_database_limit_is_not_reported_as_unreachable() -> None:
+    from engine.stores.postgres_schema import explain
+
+    error = psycopg.errors.ProgramLimitExceeded("index row size 3000 exceeds btree maximum 2704")
+    assert explain(error) == (
+        "a value is over a limit of the database (index row size 3000 exceeds btree maximum 2704)")
