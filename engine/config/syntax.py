@@ -87,6 +87,15 @@ def _started(error: MarkedYAMLError, text: str) -> tuple[Position, str] | None:
     return (mark.line + 1, mark.column + 1), message
 
 
+MERGE_KEY = "<<"
+MERGE_KEY_MESSAGE = (
+    "a plain '<<' key is a merge to YAML 1.1 readers (they copy the keys of the mapping it "
+    "names into this one) but a key named '<<' in YAML 1.2, as read here: write the keys out, "
+    "or quote it ('<<') for a key of that name"
+)
+"""Why a plain `<<` key is refused (a quoted one is a key like any other everywhere)."""
+
+
 def ambiguous_key(text: str, index: int, key: str) -> str | None:
     """Why the flow-mapping key `key` starting at `index` of `text` is ambiguous, or None.
 

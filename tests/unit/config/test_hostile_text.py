@@ -125,3 +125,37 @@ def codes(text: str) -> list[tuple[str, int, int]]:
     document, issues = parse_text(text, "f.yaml")
     assert document is None
     return [(i.code, i.line, i.col) for i in issues]
+
+
+@pytest.mark.parametrize("positions", [True, False])
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ("name: a\nmetadata:\n  <<: {voice: x}\n  model: y\n", (3, 3)),
+        ("base: &b {voice: x}\nmetadata:\n  model: y\n  <<: *b\n", (4, 3)),
+        ("metadata: {model: y, <<: [{voice: x}]}\n", (1, 22)),
+        ("<<: {name: a}\n", (1, 1)),
+    ],
+    ids=["block", "alias", "flow", "top-level"],
+)
+def test_a_merge_key_is_refused_where_it_is(
+    text: str, where: tuple[int, int], positions: bool
+) -> None:
+    """YAML 1.1 readers merge the keys of the mapping after `<<` into this one; YAML 1.2 (and
+    so this loader) reads a key named "<<": one file, two meanings."""
+    document, issues = parse_text(text, "f.yaml", positions=positions)
+    assert document is None
+    assert [(i.code, i.line, i.col) for i in issues] == [("yaml-ambiguous", *where)]
+    assert "merge" in issues[0].message and issues[0].json_path.endswith("['<<']")
+
+
+@pytest.mark.parametrize("text", ["'<<': 1\n", '"<<": 1\n', "v: <<\n", "v: [<<]\n", "<<x: 1\n"])
+def test_a_quoted_merge_key_or_the_text_elsewhere_is_read_as_written(text: str) -> None:
+    document, issues = parse_text(text, "f.yaml")
+    assert issues == [] and document is not None
+
+
+def test_a_merge_key_in_an_agents_metadata_never_reaches_a_loaded_set(write_files: Write) -> None:
+    agent = "name: b\nterminal: true\nmetadata:\n  voice: x\n  <<: {model: y}\n"
+    root = config_set(write_files, {"a": ENTRY, "b": agent})
+    assert found(root) == [("yaml-ambiguous", "b.yaml", 5, 3, "$.metadata['<<']")]
