@@ -23,7 +23,8 @@ ERROR_CODES: dict[str, str] = {
     "forbidden-tag": "a tag outside the plain-data whitelist (e.g. !!python/object/apply)",
     "alias-limit": "aliases expand to more nodes than allowed (billion-laughs guard)",
     "too-many-nodes": "more YAML nodes in one file than the node cap (--max-nodes, default 100000)",
-    "too-deep": "nesting deeper than the depth cap",
+    "too-deep": "nesting deeper than the depth cap: YAML (64 levels), or folders below a "
+    "path given to check (64 levels; nothing below is searched)",
     "multi-document": "several YAML documents where one is expected",
     "complex-key": "a mapping key that is not a plain scalar",
     "yaml-ambiguous": "text YAML parsers read differently (`[?x]`: a key here, the string '?x' "

@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.config.folders import walk
 from engine.console.charts import agent_scores
 from engine.errors import UsageError
 from engine.evaluation.corpus import CorpusReader
@@ -36,9 +37,10 @@ class UploadTooLarge(UsageError):
 
 
 def shipped_corpora(root: Path) -> list[str]:
-    """Corpus files (CSV, JSONL) below the config set's folder, as paths relative to it."""
+    """Corpus files (CSV, JSONL) below the config set's folder, as paths relative to it
+    (searched as deep as `handoff check` searches for sets)."""
     found = []
-    for folder, dirs, files in os.walk(root):
+    for folder, dirs, files in walk(str(root)):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(files):
             if name.lower().endswith(CORPUS_SUFFIXES):

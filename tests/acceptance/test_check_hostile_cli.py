@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import CONFIGS, REPO
+from tests.unit.config.helpers import deep_folders, remove_deep_folders
 
 HANDOFF = str(Path(sys.executable).parent / "handoff")
 pytestmark = pytest.mark.slow
@@ -49,3 +50,16 @@ def test_the_node_cap_is_an_option(tmp_path: Path) -> None:
     ]
     assert handoff("check", str(root), "--max-nodes", "200").returncode == 0
     assert handoff("check", str(root), "--max-nodes", "0").returncode == 2
+
+
+def test_a_folder_tree_of_any_depth_is_an_issue_not_a_traceback(tmp_path: Path) -> None:
+    root = Path(shutil.copytree(CONFIGS / "banking", tmp_path / "banking"))
+    deepest = deep_folders(root / "notes", 1_100)
+    try:
+        run = handoff("check", str(tmp_path), "--format", "json")
+    finally:
+        remove_deep_folders(deepest, 1_100)
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    issues = json.loads(run.stdout)["issues"]
+    assert [(issue["code"], issue["line"]) for issue in issues] == [("too-deep", 0)]
+    assert issues[0]["file"].startswith(str(root / "notes"))

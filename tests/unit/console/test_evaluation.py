@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from engine.console import evaluation
 from engine.console.evaluation import UploadTooLarge, pick_corpus, run_eval, save_upload
 from engine.errors import UsageError
 from engine.routing.router import Router
+from tests.unit.config.helpers import deep_folders, remove_deep_folders
 
 from .conftest import BANKING
 
@@ -31,6 +33,17 @@ def test_shipped_corpora_are_listed_and_only_they_can_be_picked() -> None:
     for name in ("../research/cases.yaml", "/etc/passwd", "engine.yaml", "corpus"):
         with pytest.raises(UsageError, match="is not a corpus of this config set"):
             pick_corpus(BANKING, name)
+
+
+def test_a_folder_tree_of_any_depth_lists_the_corpora_above_it(tmp_path: Path) -> None:
+    """Deeper than Python's recursion limit: the eval page lists what it finds, no error."""
+    shutil.copytree(BANKING, tmp_path / "set")
+    deepest = deep_folders(tmp_path / "set" / "corpus" / "old", 1_100)
+    try:
+        listed = evaluation.shipped_corpora(tmp_path / "set")
+    finally:
+        remove_deep_folders(deepest, 1_100)
+    assert listed == evaluation.shipped_corpora(BANKING)
 
 
 def test_an_upload_is_saved_whole_under_the_cap() -> None:
