@@ -57,6 +57,12 @@ ERROR_CODES: dict[str, str] = {
     "impossible-condition": "a rule condition no request can meet (priority min > max)",
     "entry-conflict": "an agent marked is_entry_point that is not the engine's entry",
     "disabled-entry": "the entry agent is disabled",
+    "lookalike-name": "two agent names, triggers or capability names that differ only in case "
+    "or look-alike letters (`claims`, `cIaims`)",
+    "invisible-character": "a zero-width, bidi-control or other invisible character in a "
+    "keyword or a rule's tool",
+    "empty-keyword": "a keyword with no word left once normalized (punctuation, emoji, a "
+    "filler): a rule would match every text",
     # routing cases files (also unknown-agent, unknown-capability)
     "unknown-tool": "a case calls a tool that is neither a handoff trigger nor a rule's tool",
     "unknown-rule": "a case expects a rule id that no routing document declares",
@@ -70,6 +76,8 @@ WARNING_CODES: dict[str, str] = {
     "dead-end-agent": "a non-terminal agent whose peers allow handing off to no one",
     "shadowed-rule": "an earlier rule of higher or equal priority has the same conditions",
     "contradicting-example": "the same utterance (once normalized) is an example of two agents",
+    "lookalike-keyword": "two keywords that look alike but match different words (`fraud`, "
+    "and `frаud` with a Cyrillic а)",
 }
 
 
