@@ -28,7 +28,7 @@ ERROR_CODES: dict[str, str] = {
     "multi-document": "several YAML documents where one is expected",
     "complex-key": "a mapping key that is not a plain scalar",
     "yaml-ambiguous": "text YAML parsers read differently (`[?x]`: a key here, the string '?x' "
-    "in YAML 1.2 editors)",
+    "in YAML 1.2 editors; a plain `<<` merge key; a raw U+0085, U+2028 or U+2029 line break)",
     "bad-number": "a number JSON cannot carry: .inf, .nan, 1e999, an integer beyond 64 bits",
     # validate (JSON Schema)
     "unknown-key": "a key the schema does not allow (with the nearest valid key)",
