@@ -5,7 +5,7 @@ Two texts read alike when either of their keys is equal: one folds case first (`
 `fraud`), the other maps look-alike letters before folding case (`cIaims`, with a capital I,
 and `claims`). Both drop invisible characters, apply NFKD and a table of the look-alikes that
 matter for Latin, Cyrillic and Greek text and for ASCII names (TR39's prototypes: `I`, `1`, `|`
--> `l`; `0` -> `o`; `m` -> `rn`; `d` -> `cl`). Pure text functions: no config here.
+-> `l`; `0` -> `o`; `rn` and `m`, `cl` and `d` alike). Pure text functions: no config here.
 """
 
 from __future__ import annotations
@@ -29,13 +29,13 @@ _PROTOTYPES: dict[str, str] = {
     "a": "\u0251\u0391\u03b1\u0410\u0430",
     "b": "\u0392\u0412",
     "c": "\u03f2\u03f9\u0421\u0441",
-    "cl": "d\u0501",
+    "d": "\u0501",
     "e": "\u0395\u0415\u0435",
     "g": "\u0261",
     "h": "\u0397\u041d\u04bb",
     "j": "\u037f\u03f3\u0408\u0458",
     "k": "\u039a\u041a",
-    "rn": "m\u039c\u041c",
+    "m": "\u039c\u041c",
     "n": "\u039d",
     "p": "\u03a1\u03c1\u0420\u0440",
     "q": "\u051b",
@@ -49,12 +49,16 @@ _PROTOTYPES: dict[str, str] = {
     "z": "\u0396",
     "-": "\u02d7\u2010\u2011\u2012\u2013\u2014\u2015\u2043\u2212",
 }
-"""Prototype -> the characters that look like it. Every prototype is made of characters that
-map to themselves, so applying the table twice changes nothing."""
+"""Prototype -> the single characters that look like it. No prototype is itself mapped, so
+applying the table twice changes nothing."""
+_PAIRS = (("rn", "m"), ("cl", "d"))
+"""Two letters that together look like one (TR39 maps `m` to `rn` and `d` to `cl`; the other
+way round gives the same equalities and shorter keys)."""
 
-_TABLE: dict[int, str] = {
-    ord(char): prototype for prototype, chars in _PROTOTYPES.items() for char in chars
+_TABLE: dict[int, int] = {
+    ord(char): ord(prototype) for prototype, chars in _PROTOTYPES.items() for char in chars
 }
+"""One character to one: `str.translate` takes its fast path on ASCII text."""
 _IGNORABLE_TABLE: dict[int, None] = {
     code: None for low, high in DEFAULT_IGNORABLE if high - low < 0x100
     for code in range(low, high + 1)
@@ -83,9 +87,14 @@ def _visible(text: str) -> str:
 def lookalike_keys(text: str) -> tuple[str, str]:
     """(case-folded key, look-alike key) of `text`: two texts read alike when one of their
     keys is equal (see the module docstring)."""
-    plain = text if text.isascii() else _visible(text)
-    folded = plain.casefold().translate(_TABLE).casefold().translate(_TABLE)
-    mapped = plain.translate(_TABLE).casefold().translate(_TABLE)
+    if text.isascii():  # every ASCII prototype is lower case: one pass of each is enough
+        folded, mapped = text.lower().translate(_TABLE), text.translate(_TABLE).lower()
+    else:
+        plain = _visible(text)
+        folded = plain.casefold().translate(_TABLE).casefold().translate(_TABLE)
+        mapped = plain.translate(_TABLE).casefold().translate(_TABLE)
+    for pair, letter in _PAIRS:
+        folded, mapped = folded.replace(pair, letter), mapped.replace(pair, letter)
     return folded, mapped
 
 

@@ -12,7 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from engine.config import lookalikes
 from engine.config.loader import check_paths, load_config
+from engine.config.members import MemberCache
+from engine.config.pipeline import load_set
 from engine.config.skeleton import DEFAULT_IGNORABLE, invisible, lookalike_keys
 from tests.unit.config.helpers import ENGINE, config_set
 
@@ -185,3 +188,24 @@ def test_a_filler_is_a_word_where_disfluencies_are_kept(write_files: Write) -> N
     rules = routing(("err", 10, "err", "b"))
     root = config_set(write_files, {"a": ENTRY, "b": desk("b")}, routing=rules, engine=engine)
     assert found(root) == []
+
+
+def test_a_reload_skips_names_that_were_clean_and_are_unchanged(
+    write_files: Write, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = config_set(write_files, {"a": ENTRY, "b": desk("b", "go_b"), "c": desk("c")})
+    cache = MemberCache()
+    assert load_set(root / "engine.yaml", "engine.yaml", cache=cache)[0] is not None
+    seen: list[str] = []
+
+    def counted(text: str) -> tuple[str, str]:
+        seen.append(text)
+        return lookalike_keys(text)
+
+    monkeypatch.setattr(lookalikes, "lookalike_keys", counted)
+    (root / "routing.yaml").write_text("rules: []\nfallback: a\n", encoding="utf-8")
+    assert load_set(root / "engine.yaml", "engine.yaml", cache=cache)[0] is not None
+    assert sorted(seen) == ["first", "second"]  # the keywords only: no name changed
+    (root / "agents" / "c.yaml").write_text(desk("B"), encoding="utf-8")
+    snapshot, issues = load_set(root / "engine.yaml", "engine.yaml", cache=cache)
+    assert snapshot is None and [i.code for i in issues] == ["lookalike-name"]
