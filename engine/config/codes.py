@@ -23,11 +23,12 @@ ERROR_CODES: dict[str, str] = {
     "forbidden-tag": "a tag outside the plain-data whitelist (e.g. !!python/object/apply)",
     "alias-limit": "aliases expand to more nodes than allowed (billion-laughs guard)",
     "too-many-nodes": "more YAML nodes in one file than the node cap (--max-nodes, default 100000)",
-    "too-deep": "nesting deeper than the depth cap",
+    "too-deep": "nesting deeper than the depth cap: YAML (64 levels), or folders below a "
+    "path given to check (64 levels; nothing below is searched)",
     "multi-document": "several YAML documents where one is expected",
     "complex-key": "a mapping key that is not a plain scalar",
     "yaml-ambiguous": "text YAML parsers read differently (`[?x]`: a key here, the string '?x' "
-    "in YAML 1.2 editors)",
+    "in YAML 1.2 editors; a plain `<<` merge key; a raw U+0085, U+2028 or U+2029 line break)",
     "bad-number": "a number JSON cannot carry: .inf, .nan, 1e999, an integer beyond 64 bits",
     # validate (JSON Schema)
     "unknown-key": "a key the schema does not allow (with the nearest valid key)",
@@ -56,6 +57,12 @@ ERROR_CODES: dict[str, str] = {
     "impossible-condition": "a rule condition no request can meet (priority min > max)",
     "entry-conflict": "an agent marked is_entry_point that is not the engine's entry",
     "disabled-entry": "the entry agent is disabled",
+    "lookalike-name": "two agent names, triggers or capability names that differ only in case "
+    "or look-alike letters (`claims`, `cIaims`)",
+    "invisible-character": "a zero-width, bidi-control or other invisible character in a "
+    "keyword or a rule's tool",
+    "empty-keyword": "a keyword with no word left once normalized (punctuation, emoji, a "
+    "filler): a rule would match every text",
     # routing cases files (also unknown-agent, unknown-capability)
     "unknown-tool": "a case calls a tool that is neither a handoff trigger nor a rule's tool",
     "unknown-rule": "a case expects a rule id that no routing document declares",
@@ -71,6 +78,8 @@ WARNING_CODES: dict[str, str] = {
     "dead-end-agent": "a non-terminal agent whose peers allow handing off to no one",
     "shadowed-rule": "an earlier rule of higher or equal priority has the same conditions",
     "contradicting-example": "the same utterance (once normalized) is an example of two agents",
+    "lookalike-keyword": "two keywords that look alike but match different words (`fraud`, "
+    "and `frаud` with a Cyrillic а)",
 }
 
 

@@ -1,6 +1,7 @@
 """Builds a `Document` from YAML parse events: the data, a position for every node (or only the
 root's), and the parse-stage rules checked on the way (duplicate keys, the tag whitelist, the
-alias-expansion, node and depth caps, numbers JSON cannot carry, ambiguous flow keys).
+alias-expansion, node and depth caps, numbers JSON cannot carry, ambiguous flow and merge
+keys).
 
 Fed by `engine.config.parse`, one event at a time; it never reads text or calls a parser.
 """
@@ -23,7 +24,7 @@ from engine.config.scalars import (
     resolve_plain,
     resolve_tagged,
 )
-from engine.config.syntax import ambiguous_key
+from engine.config.syntax import MERGE_KEY, MERGE_KEY_MESSAGE, ambiguous_key
 from engine.issues import Issue
 
 
@@ -174,13 +175,24 @@ def _ambiguous_key(builder: Builder, event: Any, position: Position) -> None:
             builder.issues.append(issue(builder.file, where, path, "yaml-ambiguous", message))
 
 
+def _merge_key(builder: Builder, position: Position) -> None:
+    top = builder.stack[-1]
+    if isinstance(top.value, dict) and not top.has_key:
+        path = json_path((*top.path, MERGE_KEY))
+        builder.issues.append(issue(builder.file, position, path, "yaml-ambiguous",
+                                    MERGE_KEY_MESSAGE))
+
+
 def _on_scalar(builder: Builder, event: Any) -> None:
     position = _where(builder, event)
     builder.count(position)
     if event.tag is not None:
         builder.check_tag(event.tag, position)
-    if builder.stack and builder.stack[-1].flow:
-        _ambiguous_key(builder, event, position)
+    if builder.stack:
+        if builder.stack[-1].flow:
+            _ambiguous_key(builder, event, position)
+        if event.value == MERGE_KEY and event.implicit[0] and event.tag is None:
+            _merge_key(builder, position)
     value = _value(builder, event, position)
     if not builder.stack and value is None and event.value == "" and event.implicit[0]:
         builder.fail(position, "empty-file", "the document is empty")

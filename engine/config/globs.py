@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
+from engine.config.folders import resolved
+
 _WILDCARD = re.compile(r"[*?\[]")
 MAX_COMPONENTS = 64
 MAX_VISITS = 100_000
@@ -24,10 +26,11 @@ from the config under check."""
 
 
 def real_outside(path: Path | str, base: str) -> str | None:
-    """Where `path` really is (links resolved) when that is outside the real folder `base`."""
-    try:
-        real = os.path.realpath(path)
-    except (OSError, ValueError):  # a NUL byte: the read stage reports it
+    """Where `path` really is (links resolved) when that is outside the real folder `base`;
+    None for a path the system will not resolve (a NUL byte, a loop or endless chain of
+    links): reading it fails, and the read stage reports that."""
+    real = resolved(path)
+    if real is None:
         return None
     if real == base or real.startswith(base.rstrip(os.sep) + os.sep):
         return None
@@ -67,7 +70,7 @@ class _Walk:
     def __init__(self, folder: Path, parts: tuple[str, ...], max_visits: int) -> None:
         self.folder = folder
         self.max_visits = max_visits
-        self.base = os.path.realpath(folder)
+        self.base = resolved(folder) or os.path.abspath(folder)
         self.parts = parts
         self.matches: list[tuple[str, bool]] = []
         self.outside: dict[str, str] = {}

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath, PurePosixPath
 
 from engine.config.codes import issue
+from engine.config.folders import resolved
 from engine.config.globs import Expansion, expand_glob, real_outside
 from engine.config.positions import Document, PathKey, json_path
 from engine.issues import Issue
@@ -35,7 +36,7 @@ class Included:
 
 def leads_outside(path: Path, folder: Path) -> str | None:
     """Where `path` really is (symlinks resolved) when that is outside `folder`, else None."""
-    return real_outside(path, os.path.realpath(folder))
+    return real_outside(path, resolved(folder) or os.path.abspath(folder))
 
 
 def outside_issue(file: str, real: str) -> Issue:

@@ -15,6 +15,7 @@ from typing import Any
 
 from engine.config.codes import issue
 from engine.config.document import read_document
+from engine.config.folders import MAX_FOLDER_DEPTH, resolved, walk
 from engine.config.members import MemberCache
 from engine.config.parse import MAX_NODES
 from engine.config.pipeline import Caps, list_set, load_set
@@ -102,10 +103,13 @@ def set_members(
     return [found[0], *(Path(item.path) for item in listed.included)]
 
 
-def find_roots(folder: Path, display: str) -> list[tuple[Path, str]]:
-    """Every engine.yaml below `folder` (hidden folders skipped), in sorted order."""
+def find_roots(
+    folder: Path, display: str, *, too_deep: list[str] | None = None
+) -> list[tuple[Path, str]]:
+    """Every engine.yaml below `folder` (hidden folders skipped), in sorted order, searched
+    `MAX_FOLDER_DEPTH` levels deep: the folders not entered go to `too_deep`."""
     roots = []
-    for current, subfolders, files in os.walk(folder):
+    for current, subfolders, files in walk(str(folder), too_deep=too_deep):
         found = ROOT_FILE in files or ROOT_FILE in subfolders  # a folder there: not-a-file
         subfolders[:] = sorted(
             name for name in subfolders if not name.startswith(".") and name != ROOT_FILE
@@ -132,23 +136,32 @@ def _roots(path: str, *, skip_unowned: bool) -> tuple[list[tuple[Path, str]], li
     """The roots `path` stands for: every set below a folder, the set a file belongs to (with
     `skip_unowned`, none for a file that is no engine.yaml and lies in no set's folder)."""
     if os.path.isdir(path):
-        roots = find_roots(Path(path), path)
+        too_deep: list[str] = []
+        roots = find_roots(Path(path), path, too_deep=too_deep)
+        issues = [_too_deep(path, too_deep)] if too_deep else []
         if not roots:
             message = f"no {ROOT_FILE} found in this folder or below"
-            return [], [issue(path, (0, 0), "", "no-config", message)]
-        return roots, []
+            issues.append(issue(path, (0, 0), "", "no-config", message))
+        return roots, issues
     enclosing = enclosing_root(path) if os.path.isfile(path) else None
     if enclosing is None and skip_unowned and os.path.basename(path) != ROOT_FILE:
         return [], []
     return ([enclosing] if enclosing else [(Path(path), path)]), []
 
 
+def _too_deep(path: str, folders: list[str]) -> Issue:
+    """`too-deep` at the first folder whose subfolders were not searched."""
+    message = (f"folders nest more than {MAX_FOLDER_DEPTH} levels below {path}: "
+               f"not searched for {ROOT_FILE} below this one")
+    if len(folders) > 1:
+        message += f" (nor below {len(folders) - 1} more such folders)"
+    return issue(folders[0], (0, 0), "", "too-deep", message)
+
+
 def _identity(path: Path) -> str:
-    """One key per real file, so a set reached through several paths is checked once."""
-    try:
-        return os.path.realpath(path)
-    except (OSError, ValueError):  # a NUL byte: the read stage reports it
-        return str(path)
+    """One key per real file, so a set reached through several paths is checked once (a path
+    the system will not resolve is its own key: the read stage reports it)."""
+    return resolved(path) or str(path)
 
 
 def _not_included(path: str, root: str, snapshot: Snapshot | None) -> list[Issue]:

@@ -21,7 +21,7 @@ from engine.config.codes import issue
 from engine.config.events import HANDLERS, Builder, Stop
 from engine.config.positions import Document, PathKey, Position, root_only
 from engine.config.quick import Unusual, quick_data
-from engine.config.syntax import syntax_issue
+from engine.config.syntax import hidden_breaks, syntax_issue
 from engine.issues import Issue
 
 try:
@@ -58,6 +58,9 @@ def parse_text(
     needs one. A file with any issue is always parsed with positions. A clean document without
     positions is read by the fast path, which gives up on anything the full builder must see.
     """
+    hidden = hidden_breaks(text, file)
+    if hidden:
+        return None, hidden
     limits = (max_depth, max_alias_nodes, max_nodes)
     if not positions:
         document = _quick(text, file, max_depth, max_nodes) if FAST_PARSER else None

@@ -30,6 +30,7 @@ from engine.config.include import (
     outside_issue,
 )
 from engine.config.link import Gaps, LinkMemo, link_config
+from engine.config.lookalikes import NameMemo, lookalikes
 from engine.config.members import ByName, Member, MemberCache, read_member
 from engine.config.models import AgentSpec
 from engine.config.parse import MAX_NODES
@@ -221,6 +222,7 @@ def _load_set(
     gaps = Gaps.of(members, incomplete=listed.incomplete)
     issues += found + link_config(config, locator, gaps=gaps, memo=_memo(cache, "link", LinkMemo))
     issues += shadowed_rules(config, locator) + contradicting_examples(config, locator)
+    issues += lookalikes(config, locator, memo=_memo(cache, "lookalikes", NameMemo))
     if has_errors(issues):
         return None, sorted(issues, key=sort_key)
     graph = _memo(cache, "topology", TopologyMemo)

@@ -25,7 +25,7 @@ INTERN_MAX = 32
 
 
 class Unusual(Exception):
-    """The document needs the full builder: a tag, an anchor or alias, a duplicate or
+    """The document needs the full builder: a tag, an anchor or alias, a duplicate, `<<` or
     non-text key, a cap reached, an empty or second document, or a number JSON cannot carry."""
 
 
@@ -92,8 +92,8 @@ def quick_data(
         if stack:
             top = stack[-1]
             if type(top) is dict and keys[-1] is None:  # `value` is a key
-                if type(value) is not str or value in top:
-                    raise Unusual  # a duplicate, or a key that is not text
+                if type(value) is not str or value in top or value == "<<":
+                    raise Unusual  # a duplicate, a key that is not text, or maybe a merge
                 if flows[-1] and text[event.start_mark.index - 1:event.start_mark.index] == "?":
                     raise Unusual  # `{?x: 1}`: read differently by YAML 1.2 editors
                 keys[-1] = value

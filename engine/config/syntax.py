@@ -2,13 +2,14 @@
 YAML parsers disagree on.
 
 Names the forbidden character, the tab used for indentation, or ruamel's own problem text at
-its line and column (`yaml-syntax`, `yaml-tab`); says why `[?x]` is ambiguous
-(`yaml-ambiguous`). It never parses.
+its line and column (`yaml-syntax`, `yaml-tab`); says why `[?x]`, a plain `<<` key or a
+line break only YAML 1.1 readers see is ambiguous (`yaml-ambiguous`). It never parses.
 """
 
 from __future__ import annotations
 
 import re
+from itertools import islice
 
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.reader import ReaderError
@@ -18,6 +19,10 @@ from engine.config.positions import Position
 from engine.issues import Issue
 
 _TAB_INDENT = re.compile(r"^[ ]*\t", re.MULTILINE)
+_OLD_BREAKS = {"\x85": "NEXT LINE", "\u2028": "LINE SEPARATOR", "\u2029": "PARAGRAPH SEPARATOR"}
+_OLD_BREAK = re.compile("[\x85\u2028\u2029]")
+MAX_REPORTED = 20
+"""Characters of one kind located per file; the last issue says how many more there are."""
 
 
 def _offset_position(text: str, offset: int) -> Position:
@@ -82,6 +87,15 @@ def _started(error: MarkedYAMLError, text: str) -> tuple[Position, str] | None:
     return (mark.line + 1, mark.column + 1), message
 
 
+MERGE_KEY = "<<"
+MERGE_KEY_MESSAGE = (
+    "a plain '<<' key is a merge to YAML 1.1 readers (they copy the keys of the mapping it "
+    "names into this one) but a key named '<<' in YAML 1.2, as read here: write the keys out, "
+    "or quote it ('<<') for a key of that name"
+)
+"""Why a plain `<<` key is refused (a quoted one is a key like any other everywhere)."""
+
+
 def ambiguous_key(text: str, index: int, key: str) -> str | None:
     """Why the flow-mapping key `key` starting at `index` of `text` is ambiguous, or None.
 
@@ -94,3 +108,31 @@ def ambiguous_key(text: str, index: int, key: str) -> str | None:
         f"'?{key}' inside [...] or {{...}} reads as a mapping key here but as the text "
         f"'?{key}' in YAML 1.2 editors: quote it, or write '? {key}'"
     )
+
+
+def hidden_breaks(text: str, file: str) -> list[Issue]:
+    """`yaml-ambiguous` at each U+0085, U+2028 and U+2029 of `text` (at most `MAX_REPORTED`).
+
+    YAML 1.1 readers (libyaml, ruamel, PyYAML) end a line there; YAML 1.2 and editors do not.
+    So `# ok<U+2028>peers: ['*']` is a comment on screen but a key to the parser, and inside
+    quotes the spaces around one are folded away. Refused raw wherever it is: the escape
+    (`"\\u2028"`) means the same to every reader."""
+    if text.isascii() or _OLD_BREAK.search(text) is None:
+        return []
+    issues = []
+    for match in islice(_OLD_BREAK.finditer(text), MAX_REPORTED):
+        char = match.group()
+        message = (
+            f"U+{ord(char):04X} {_OLD_BREAKS[char]} ends a line for YAML 1.1 readers but not "
+            f"for YAML 1.2 or editors (text after it in a comment is read as YAML, and "
+            f"spaces around it in a string are dropped): remove it, or write it as "
+            f"\"\\u{ord(char):04x}\" in double quotes"
+        )
+        issues.append(issue(file, _offset_position(text, match.start()), "", "yaml-ambiguous",
+                            message))
+    more = sum(text.count(char) for char in _OLD_BREAKS) - len(issues)
+    if more:
+        last = issues[-1]
+        issues[-1] = issue(last.file, (last.line, last.col), "", last.code,
+                           f"{last.message} ({more} more in this file after this one)")
+    return issues

@@ -7,12 +7,13 @@ A's `peers` allow B and B's `accepts.from` allows A. Warnings only; nothing here
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 
 from engine.config.build import Locator
 from engine.config.models import ANYONE, ConfigSet, RuleSpec
 from engine.issues import Issue
+from engine.routing.normalize import normalizer_for
 
 
 def handoff_edges(config: ConfigSet) -> dict[str, list[str]]:
@@ -109,15 +110,19 @@ def _warnings(
     return issues
 
 
-def condition_key(rule: RuleSpec) -> Hashable:
-    """Conditions of a rule, normalised so list order does not matter."""
+def condition_key(
+    rule: RuleSpec, phrase: Callable[[str], tuple[str, ...]] | None = None
+) -> Hashable:
+    """Conditions of a rule, normalised so list order does not matter, and keywords compared
+    as the router reads them (`phrase`: `Card` and `card` are one keyword)."""
     when = rule.when
     priority = (when.priority.min, when.priority.max) if when.priority else None
+    words = phrase or (lambda keyword: (keyword,))
     return (
         frozenset(when.tool),
         frozenset(when.from_agents),
-        frozenset(when.keywords.any),
-        frozenset(when.keywords.all),
+        frozenset(map(words, when.keywords.any)),
+        frozenset(map(words, when.keywords.all)),
         frozenset(when.capabilities),
         priority,
         tuple(sorted((key, repr(value)) for key, value in when.context.items())),
@@ -128,10 +133,11 @@ def shadowed_rules(config: ConfigSet, locator: Locator) -> list[Issue]:
     """Rules another rule with the same conditions always answers first."""
     order = {rule.id: index for index, rule in enumerate(config.routing.rules)}
     ranked = sorted(config.routing.rules, key=lambda rule: (-rule.priority, order[rule.id]))
+    phrase = normalizer_for(config.engine.normalization).phrase
     first_with: dict[Hashable, RuleSpec] = {}
     issues = []
     for rule in ranked:
-        key = condition_key(rule)
+        key = condition_key(rule, phrase)
         earlier = first_with.setdefault(key, rule)
         if earlier is rule:
             continue

@@ -73,6 +73,9 @@ def _translate(document: Document, error: ValidationError) -> Iterator[Issue]:
         message += suggest(error.instance, error.validator_value)  # a const names its value
     elif error.validator == "type":
         message += _type_hint(path, error.instance)
+    elif error.validator == "maxLength" and isinstance(error.instance, str):
+        message = (f"{_short(error.instance)} is {len(error.instance)} characters long, "
+                   f"at most {error.validator_value} allowed")
     yield issue(document.file, document.locate(path), json_path(path), code, message)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -37,3 +38,33 @@ def subschemas(node: Any, where: str = "$") -> Iterator[tuple[str, dict[str, Any
     elif isinstance(node, list):
         for index, value in enumerate(node):
             yield from subschemas(value, f"{where}/{index}")
+
+
+def deep_folders(base: Path, depth: int) -> Path:
+    """`depth` nested folders `d/d/.../d` below `base` (deeper than Python's recursion limit
+    when `depth` is over 1,000); returns the deepest."""
+    base.mkdir(parents=True, exist_ok=True)
+    path = str(base)
+    for _ in range(depth):
+        path = os.path.join(path, "d")
+        os.mkdir(path)
+    return Path(path)
+
+
+def remove_deep_folders(deepest: Path, depth: int) -> None:
+    """Remove what `deep_folders` made, bottom up (shutil.rmtree recurses once per level)."""
+    path = str(deepest)
+    for _ in range(depth):
+        os.rmdir(path)
+        path = os.path.dirname(path)
+
+
+def link_chain(folder: Path, target: str, length: int) -> Path:
+    """`length` symlinks in `folder`, each to the one before, the first to `target`; returns
+    the last (os.path.realpath walks such a chain by recursion, one frame per link)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    previous = target
+    for n in range(length):
+        (folder / f"l{n}").symlink_to(previous)
+        previous = f"l{n}"
+    return folder / previous

@@ -1,11 +1,13 @@
 """Fuzz target over the whole config pipeline (read -> parse -> validate -> include -> build ->
 link -> compile) through `check_paths` and `load_config`, on generated hostile sets: random
 bytes, deep nesting, huge numbers, aliases, links out of the set, FIFOs, links to devices and
-to /usr, payload schemas with remote refs and backtracking patterns.
+to /usr, payload schemas with remote refs and backtracking patterns, comments holding the line
+breaks only YAML 1.1 readers see (U+0085, U+2028, U+2029) with keys after them.
 
 Whatever the set holds: `check_paths` never raises, `load_config` raises nothing but
 ConfigError and agrees with `check_paths`, nothing outside the set is opened or listed, no
-socket is used, no outside content reaches a message, and no call runs past its deadline.
+socket is used, no outside content reaches a message, no loaded file holds such a line break,
+and no call runs past its deadline.
 Bounded for CI: a fixed number of examples, derandomized under the `ci` profile.
 """
 
@@ -18,10 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from engine.config.loader import check_paths, load_config, set_members
+from engine.config.parse import parse_text
 from engine.errors import ConfigError
 from engine.runtime.fileset import scan
 from tests.sandbox import RecordingServer, deadline, watch
@@ -63,8 +66,19 @@ AGENT = st.builds(
     st.one_of(st.just(""), SCALAR.map(lambda value: f"metadata: {{v: {value}}}\n")),
     PAYLOAD,
 )
+BREAKS = ["\x85", "\u2028", "\u2029"]
+ON_ONE_LINE = st.text(st.characters(exclude_categories=("Cs",),
+                                    exclude_characters="\n\r" + "".join(BREAKS)), max_size=12)
+AFTER_BREAK = st.one_of(st.sampled_from(["peers: ['*']", "enabled: false", "<<: {peers: '*'}",
+                                         "accepts: {from: '*'}", "name: c"]), ON_ONE_LINE)
+HIDDEN = st.builds(
+    lambda note, brk, after: f"name: b\nterminal: true  # {note}{brk}{after}\n",
+    ON_ONE_LINE, st.sampled_from(BREAKS), AFTER_BREAK,
+)
+"""An agent file whose comment holds a line break only YAML 1.1 readers see, then YAML."""
 CONTENT = st.one_of(
     AGENT,
+    HIDDEN,
     st.binary(max_size=300).map(lambda raw: raw.decode("latin-1")),
     st.integers(1, 300).map(nested),
     SCALAR.map(lambda value: f"name: x\nv: {value}\n"),
@@ -122,6 +136,10 @@ def _server() -> Any:
 @settings(max_examples=400, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(hostile_sets())
+@example({"globs": ["agents/*.yaml"], "links": {}, "fifo": None, "root_extra": "",
+          "files": {"agents/a.yaml": "name: a\nhandoff: {is_entry_point: true}\nterminal: true\n",
+                    "agents/x0.yaml": "name: b\nterminal: true  # ok\u2028peers: ['*']\n",
+                    "capabilities.yaml": "capabilities: {}\n", "routing.yaml": "rules: []\n"}})
 def test_no_config_set_can_crash_hang_leak_read_outside_or_fetch(spec: dict[str, Any]) -> None:
     with tempfile.TemporaryDirectory() as base:
         root, outside = materialize(spec, Path(base))
@@ -145,3 +163,19 @@ def test_no_config_set_can_crash_hang_leak_read_outside_or_fetch(spec: dict[str,
         for member in map(os.path.realpath, members):
             assert member == real or member.startswith(real + os.sep), spec
         assert str(outside) not in " ".join(activity.opened)
+        loaded = snapshot.config.files if snapshot is not None else ()
+        assert not any(brk in Path(file).read_text("utf-8", "replace")
+                       for file in loaded for brk in BREAKS), spec
+
+
+@settings(max_examples=300, deadline=None)
+@given(ON_ONE_LINE, st.sampled_from(BREAKS), AFTER_BREAK, st.booleans())
+def test_a_comment_never_hides_yaml_behind_a_unicode_line_break(
+    note: str, brk: str, after: str, positions: bool
+) -> None:
+    """Whatever follows the break, the file is refused at the break's own line and column."""
+    text = f"name: b\nterminal: true  # {note}{brk}{after}\n"
+    document, issues = parse_text(text, "b.yaml", positions=positions)
+    assert document is None
+    where = (2, len("terminal: true  # ") + len(note) + 1)
+    assert (issues[0].code, issues[0].line, issues[0].col) == ("yaml-ambiguous", *where)

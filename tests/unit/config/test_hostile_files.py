@@ -6,16 +6,17 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from engine.cli.output import FORMATS, render_issues
+from engine.config.folders import MAX_FOLDER_DEPTH
 from engine.config.loader import check_paths, load_config, set_members
 from tests.conftest import CONFIGS
 from tests.sandbox import run_python, watch
-from tests.unit.config.helpers import config_set
+from tests.unit.config.helpers import config_set, deep_folders, link_chain, remove_deep_folders
 
 Write = Callable[[dict[str, str]], Path]
 ENTRY = "name: a\nhandoff: {is_entry_point: true, trigger: go_a}\nterminal: true\n"
@@ -144,3 +145,49 @@ def test_a_device_where_a_file_is_expected_is_refused(write_files: Write) -> Non
     (root / "capabilities.yaml").symlink_to("/dev/null")
     found = [(i.code, Path(i.file).name) for i in check_paths([root]).issues]
     assert found == [("include-outside", "zero.yaml"), ("include-outside", "capabilities.yaml")]
+
+
+DEPTH = 1_100
+"""Folder levels: more than Python's default recursion limit (1,000)."""
+
+
+@pytest.fixture
+def deep_set(write_files: Write) -> Iterator[tuple[Path, Path]]:
+    """A good set whose folder holds a tree `DEPTH` folders deep: (set folder, deepest)."""
+    root = config_set(lambda files: write_files({f"sets/one/{name}": text
+                                                 for name, text in files.items()}),
+                      {"a": ENTRY}) / "sets" / "one"
+    deepest = deep_folders(root / "notes", DEPTH)
+    yield root, deepest
+    remove_deep_folders(deepest, DEPTH)
+
+
+def test_a_folder_tree_of_any_depth_is_a_located_issue_not_a_crash(
+    deep_set: tuple[Path, Path],
+) -> None:
+    root, _deepest = deep_set
+    for given in (root, root.parent):
+        result = check_paths([given])
+        assert [(i.code, i.line) for i in result.issues] == [("too-deep", 0)]
+        assert len(Path(result.issues[0].file).relative_to(given).parts) == MAX_FOLDER_DEPTH
+        assert f"more than {MAX_FOLDER_DEPTH} levels" in result.issues[0].message
+        assert [snapshot.config.engine.name for snapshot in result.snapshots] == ["t"]
+
+
+def test_a_set_found_within_the_depth_cap_is_checked(write_files: Write, tmp_path: Path) -> None:
+    """Only what lies deeper than the cap goes unsearched, and the issue says so."""
+    shallow = deep_folders(tmp_path / "top", MAX_FOLDER_DEPTH - 1).relative_to(tmp_path)
+    config_set(lambda files: write_files({f"{shallow}/{name}": text
+                                          for name, text in files.items()}), {"a": ENTRY})
+    result = check_paths([tmp_path / "top"])
+    assert result.issues == () and len(result.snapshots) == 1
+
+
+def test_a_chain_of_links_longer_than_the_recursion_limit_is_an_issue(write_files: Write) -> None:
+    root = config_set(write_files, {"a": ENTRY})
+    last = link_chain(root / "links", "../agents/a.yaml", 1_200)
+    (root / "agents" / "zz.yaml").symlink_to(f"../links/{last.name}")
+    result = check_paths([root])
+    assert [(i.code, Path(i.file).name) for i in result.issues] == [("unreadable", "zz.yaml")]
+    assert "symbolic links" in result.issues[0].message
+    assert [(i.code, i.file) for i in check_paths([last]).issues] == [("unreadable", str(last))]

@@ -18,7 +18,10 @@ from engine.config.models import AgentSpec, ConfigSet
 from engine.config.parse import parse_text
 
 NAME = st.from_regex(r"[a-z][a-z0-9_]{0,8}", fullmatch=True)
-TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=20)
+TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc", "Zl", "Zp")),
+               max_size=20)
+"""Text a config may hold raw: U+2028 and U+2029 (Zl, Zp) and U+0085 (Cc) only escaped (see
+test_hostile_text: YAML readers disagree on them)."""
 SCALAR = st.one_of(
     st.none(),
     st.booleans(),
@@ -165,7 +168,7 @@ def one_agent(metadata: dict[str, Any]) -> dict[str, Any]:
 
 TRICKY = ["?0", '?"?', "? x", ":x", "-", "- x", "#x", "x #y", "'", '"', "!x", "&a", "*a", "|",
           ">", "%x", "@x", "`x", "{", "[", "~", "null", "1e3", "0x1F", ".inf", "yes", " lead",
-          "trail ", "a\nb", "\t", "", "é", "\u2028"]
+          "trail ", "a\nb", "\t", "", "é"]
 
 
 @pytest.mark.parametrize("text", TRICKY)

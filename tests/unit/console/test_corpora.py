@@ -80,3 +80,17 @@ def test_the_eval_page_never_shows_an_outside_file(client: TestClient) -> None:
         refused = client.get("/eval", params={"corpus": name})
         assert refused.status_code == 400 and "SECRET-ROW" not in refused.text
     assert client.get("/eval", params={"corpus": "corpus/same.csv"}).status_code == 200
+
+
+def test_a_folder_tree_of_any_depth_lists_the_corpora_above_it(tmp_path: Path) -> None:
+    """Deeper than Python's recursion limit: the eval page lists what it finds, no error."""
+    from engine.console.corpora import shipped_corpora
+    from tests.unit.config.helpers import deep_folders, remove_deep_folders
+
+    shutil.copytree(BANKING, tmp_path / "set")
+    deepest = deep_folders(tmp_path / "set" / "corpus" / "old", 1_100)
+    try:
+        listed = shipped_corpora(tmp_path / "set")
+    finally:
+        remove_deep_folders(deepest, 1_100)
+    assert listed == shipped_corpora(BANKING)
