@@ -50,7 +50,16 @@ def damaged(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
             changes[path] = draw(st.sampled_from([DELETE, *VALUES]))
     changes = {p: v for p, v in changes.items()
                if not any(p.startswith(o + ".") for o in changes if o != p)}
-    return name, mutate(BASES[name], changes)
+    # Deleting a list item shifts the items after it: set values first, then delete from the
+    # last item back, so every path still names what it named when it was drawn.
+    deletions = sorted((p for p, v in changes.items() if v is DELETE), key=_parts, reverse=True)
+    ordered = {p: v for p, v in changes.items() if v is not DELETE}
+    ordered.update((p, DELETE) for p in deletions)
+    return name, mutate(BASES[name], ordered)
+
+
+def _parts(path: str) -> list[int | str]:
+    return [int(part) if part.isdigit() else part for part in path.split(".")]
 
 
 @settings(max_examples=300, deadline=None)
