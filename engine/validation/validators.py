@@ -1,8 +1,9 @@
 """The JSON Schema validator class every user-written and bundled schema is compiled with.
 
-Draft 2020-12 with three changes: `pattern`, `patternProperties` and `additionalProperties`
+Draft 2020-12 with four changes: `pattern`, `patternProperties` and `additionalProperties`
 match through the linear-time engine (`engine.validation.patterns`), the `regex` format is
-checked by that engine too, and `$ref`s resolve against `LOCAL_ONLY` (never fetched).
+checked by that engine too, `uniqueItems` runs in linear time (`engine.validation.unique`),
+and `$ref`s resolve against `LOCAL_ONLY` (never fetched).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from referencing import Registry
 
 from engine.validation.patterns import PatternError, compile_pattern, matches
 from engine.validation.refs import LOCAL_ONLY
+from engine.validation.unique import unique_items
 
 
 def _safe_matches(pattern: str, text: str) -> bool | None:
@@ -106,9 +108,11 @@ SafeValidator: type[Validator] = validators.extend(  # type: ignore[no-untyped-c
         "pattern": _pattern,
         "patternProperties": _pattern_properties,
         "additionalProperties": _additional_properties,
+        "uniqueItems": unique_items,
     },
 )
-"""Draft 2020-12 with linear-time patterns; build instances with `safe_validator`."""
+"""Draft 2020-12 with linear-time patterns and `uniqueItems`; build instances with
+`safe_validator`."""
 
 
 def safe_validator(

@@ -104,3 +104,20 @@ def test_hostile_text_against_nested_quantifiers_answers_at_once() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[False, True, False, False, True]"
+
+
+@pytest.mark.slow
+def test_unique_items_over_tens_of_thousands_of_objects_answers_at_once() -> None:
+    """What the pump and the config validator run: pairwise comparison would take hours for
+    60,000 objects, so a regression shows as the child process timing out."""
+    result = run_python(
+        """
+        from engine.validation.validators import safe_validator
+        validator = safe_validator({"type": "array", "uniqueItems": True})
+        items = [{"a": index, "b": [index, "x"]} for index in range(60_000)]
+        print(validator.is_valid(items), validator.is_valid([*items, {"b": [7, "x"], "a": 7}]))
+        """,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "True False"
