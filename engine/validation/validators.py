@@ -2,8 +2,9 @@
 
 Draft 2020-12 with four changes: `pattern`, `patternProperties` and `additionalProperties`
 match through the linear-time engine (`engine.validation.patterns`), the `regex` format is
-checked by that engine too, `uniqueItems` runs in linear time (`engine.validation.unique`),
-and `$ref`s resolve against `LOCAL_ONLY` (never fetched).
+checked by that engine too, `uniqueItems` and the `unevaluated*` keywords run in linear time
+(`engine.validation.unique`, `.unevaluated`), and `$ref`s resolve against `LOCAL_ONLY` (never
+fetched).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from referencing import Registry
 
 from engine.validation.patterns import PatternError, compile_pattern, matches
 from engine.validation.refs import LOCAL_ONLY
+from engine.validation.unevaluated import unevaluated_items, unevaluated_properties
 from engine.validation.unique import unique_items
 
 
@@ -109,6 +111,8 @@ SafeValidator: type[Validator] = validators.extend(  # type: ignore[no-untyped-c
         "patternProperties": _pattern_properties,
         "additionalProperties": _additional_properties,
         "uniqueItems": unique_items,
+        "unevaluatedProperties": unevaluated_properties,
+        "unevaluatedItems": unevaluated_items,
     },
 )
 """Draft 2020-12 with linear-time patterns and `uniqueItems`; build instances with
