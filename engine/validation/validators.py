@@ -2,9 +2,9 @@
 
 Draft 2020-12 with four changes: `pattern`, `patternProperties` and `additionalProperties`
 match through the linear-time engine (`engine.validation.patterns`), the `regex` format is
-checked by that engine too, `uniqueItems` and the `unevaluated*` keywords run in linear time
-(`engine.validation.unique`, `.unevaluated`), and `$ref`s resolve against `LOCAL_ONLY` (never
-fetched).
+checked by that engine too (never keeping the caller's pattern), `uniqueItems` and the
+`unevaluated*` keywords run in linear time (`engine.validation.unique`, `.unevaluated`), and
+`$ref`s resolve against `LOCAL_ONLY` (never fetched).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 from referencing import Registry
 
-from engine.validation.patterns import PatternError, compile_pattern, matches
+from engine.validation.patterns import PatternError, is_regex, matches
 from engine.validation.refs import LOCAL_ONLY
 from engine.validation.unevaluated import unevaluated_items, unevaluated_properties
 from engine.validation.unique import unique_items
@@ -83,9 +83,7 @@ def _additional_properties(
 
 
 def _is_regex(instance: object) -> bool:
-    if isinstance(instance, str):
-        compile_pattern(instance)
-    return True
+    return not isinstance(instance, str) or is_regex(instance)
 
 
 def format_checker(*, regex: bool = True) -> FormatChecker:
@@ -95,7 +93,7 @@ def format_checker(*, regex: bool = True) -> FormatChecker:
     checker.checkers = dict(Draft202012Validator.FORMAT_CHECKER.checkers)
     del checker.checkers["regex"]
     if regex:
-        checker.checks("regex", raises=PatternError)(_is_regex)
+        checker.checks("regex")(_is_regex)
     return checker
 
 
