@@ -31,6 +31,11 @@ def _safe_matches(pattern: str, text: str) -> bool | None:
         return None
 
 
+def pattern_matches(pattern: str, text: str) -> bool:
+    """The `pattern` keyword's verdict: `pattern` matches somewhere in `text`."""
+    return bool(_safe_matches(pattern, text))
+
+
 def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[ValidationError]:
     if validator.is_type(instance, "string") and not _safe_matches(pattern, instance):
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
