@@ -13,7 +13,7 @@ from jsonschema import validators
 from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 
-from engine.validation.budget import BudgetExceeded, charge, charge_reading
+from engine.validation.budget import BudgetExceeded, charge, charge_copying, charge_reading
 from engine.validation.shown import quoted, short_repr
 from engine.validation.unique import equal
 
@@ -87,10 +87,10 @@ class Located:
 
 def locate(validator: Validator, instance: Any, *, most: int) -> Located:
     """Up to `most` errors of `instance` (quoted cut), each message cut to `MESSAGE_CHARS`;
-    stops early when the running check's budget is spent."""
+    stops early when the running check's budget is spent (copying the value is charged too)."""
     found: list[ValidationError] = []
     try:
-        for error in validator.iter_errors(quoted(instance)):
+        for error in validator.iter_errors(quoted(instance, read=charge_copying)):
             if len(found) == most:
                 return Located(tuple(found), more=True)
             if len(error.message) > MESSAGE_CHARS:

@@ -13,8 +13,9 @@ from typing import Any
 BASE_UNITS = 10_000
 """Units every check may spend, whatever the size of the value. A unit is about one keyword
 applied to one value by the pure validator (1 to 10 microseconds): one per keyword, plus one
-per container entry and per 64 characters it reads, one per 16 `enum` members, and for a
-caller's text compiled as a pattern, 50 plus 10 per character."""
+per container entry and per 64 characters it reads, one per 16 `enum` members, one per 8
+entries of a container copied to be quoted, and for a caller's text compiled as a pattern, 50
+plus 10 per character."""
 UNITS_PER_SIZE = 4
 """Units a check may spend per unit of the value's size."""
 MAX_UNITS = 100_000
@@ -107,6 +108,16 @@ def charge_reading(value: Any) -> None:
         budget.charge(1 + len(value))
     else:
         budget.charge(1)
+
+
+def charge_copying(value: Any) -> None:
+    """Count copying a container (a unit per 8 entries) or a long string (per 512 characters):
+    a copy costs far less than a keyword, but a large value's copy is not free."""
+    budget = _ACTIVE.get()
+    if budget is not None:
+        size = len(value) // (512 if isinstance(value, str) else 8)
+        if size or not isinstance(value, str):
+            budget.charge(1 + size)
 
 
 @contextlib.contextmanager

@@ -4,7 +4,7 @@ cut however large the value; `quoted` makes a value quote itself that way. Never
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 SHOWN_CHARS = 120
@@ -73,13 +73,18 @@ class _Array(list[Any]):
         return short_repr(self)
 
 
-def quoted(value: Any) -> Any:
+def quoted(value: Any, *, read: Callable[[Any], None] = lambda value: None) -> Any:
     """A copy of `value` whose strings, mappings and arrays (as `str`, `dict` and `list`
-    subclasses, equal to the originals) quote themselves with `short_repr`."""
+    subclasses, equal to the originals) quote themselves with `short_repr`. `read` is told of
+    each string and container before it is copied (it may stop the copy by raising)."""
     if isinstance(value, str):
+        read(value)
         return _Text(value)
     if isinstance(value, Mapping):
-        return _Object((quoted(key), quoted(item)) for key, item in value.items())
+        read(value)
+        return _Object((quoted(key, read=read), quoted(item, read=read))
+                       for key, item in value.items())
     if isinstance(value, list | tuple):
-        return _Array(quoted(item) for item in value)
+        read(value)
+        return _Array(quoted(item, read=read) for item in value)
     return value

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from engine.validation.budget import spending
+from engine.validation import shown
+from engine.validation.budget import BASE_UNITS, spending
 from engine.validation.checker import SchemaCheck
 from engine.validation.validators import safe_validator
 
@@ -77,3 +78,21 @@ def test_past_the_base_budget_the_compiled_checker_locates_the_errors() -> None:
     assert found.stopped is None and list(error.absolute_path) == ["xs"]
     assert error.validator == "uniqueItems" and error.message.endswith("non-unique elements")
     assert len(error.message) <= 300
+
+
+def test_locating_copies_no_more_of_a_large_payload_than_its_budget_pays_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    made = [0]
+
+    class Counted(shown._Object):
+        def __init__(self, *args: Any) -> None:
+            made[0] += 1
+            super().__init__(*args)
+
+    monkeypatch.setattr(shown, "_Object", Counted)
+    schema = {"type": "array", "uniqueItems": True, "items": {"type": "object"}}
+    items = [{"a": index} for index in range(50_000)]
+    found = SchemaCheck(schema).check([*items, {"a": 7}], most=5)
+    assert [error.validator for error in found.errors] == ["uniqueItems"]
+    assert made[0] <= BASE_UNITS // 2
