@@ -20,8 +20,9 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
+from engine.validation.bounded import MESSAGE_CHARS
 from engine.validation.budget import charge_reading
-from engine.validation.shown import short_repr
+from engine.validation.shown import SHOWN_CHARS, short_repr
 
 try:
     import jsonschema_rs
@@ -168,8 +169,10 @@ def _keyword(schema_path: Any) -> Any:
 
 
 def _cut(message: str) -> str:
-    """At most 300 characters: the start (the value quoted) and the end (what is wrong)."""
-    return message if len(message) <= 300 else f"{message[:120]} ... {message[-175:]}"
+    """At most `MESSAGE_CHARS`: the start (the value quoted) and the end (what is wrong)."""
+    if len(message) <= MESSAGE_CHARS:
+        return message
+    return f"{message[:SHOWN_CHARS]} ... {message[SHOWN_CHARS + 5 - MESSAGE_CHARS:]}"
 
 
 def compile_payload_check(schema: Any) -> PayloadCheck | None:
