@@ -40,6 +40,7 @@ ERROR_CODES: dict[str, str] = {
     "invalid-payload-schema": "an agent's accepts.payload_schema is not a valid JSON Schema",
     "schema-ref": "a payload-schema $ref that leads outside that schema (URL, file) or nowhere",
     "unsupported-pattern": "a payload-schema pattern the linear-time regex engine (RE2) refuses",
+    "schema-loop": "a payload-schema $ref loop that applies a schema to the value it is checking",
     # include
     "include-no-match": "an include glob matches no file",
     "include-outside": "an include glob escapes the config set's folder",
@@ -80,6 +81,8 @@ WARNING_CODES: dict[str, str] = {
     "contradicting-example": "the same utterance (once normalized) is an example of two agents",
     "lookalike-keyword": "two keywords that look alike but match different words (`fraud`, "
     "and `frаud` with a Cyrillic а)",
+    "schema-cost": "a payload schema whose check cost cannot be bounded (recursion through "
+    "several branches, fan-out): payloads are checked by the budgeted validator",
 }
 
 

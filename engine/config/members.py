@@ -283,10 +283,10 @@ def _checked(
     if document is None:
         return Member(kind, file, relative, digest, None, tuple(issues), declares=None)
     issues = validate_document(document, SCHEMA_BY_KIND[kind]) or own_issues(document)
-    if issues:
+    if any(found.is_error for found in issues):
         declares = _declared(kind, document.data, issues)
         return Member(kind, file, relative, digest, None, tuple(issues), declares=declares)
-    return Member(kind, file, relative, digest, document, ())
+    return Member(kind, file, relative, digest, document, tuple(issues))  # warnings only
 
 
 def _with_model(
@@ -301,7 +301,8 @@ def _with_model(
     if LEGACY_TRIGGER not in document.data:  # nothing later reads the data: the model has it
         located = partial(_positions_from_file, str(path), digest, member.file, max_nodes)
         document = Document(document.file, None, document.values, document.keys, located)
-    return Member(member.kind, member.file, member.relative, digest, document, (), agent)
+    return Member(member.kind, member.file, member.relative, digest, document, member.issues,
+                  agent)
 
 
 def _positions_from_file(

@@ -93,6 +93,7 @@ def patched(
     issues = [found for found in last.warnings if found.file not in files]
     fresh = agent_links(config, locator, changed)
     fresh += agent_warnings(config, locator, memo=topology, names=changed)
+    fresh += [found for member in changed.values() for found in member.issues]  # its own
     if has_errors(fresh):
         return None
     warnings = tuple(sorted([*issues, *fresh], key=sort_key))

@@ -1,5 +1,6 @@
 """Own checks of a valid document beyond its schema: an agent's `accepts.payload_schema` must be
-a JSON Schema whose refs resolve inside it and whose patterns run in linear time.
+a JSON Schema whose refs resolve inside it, whose patterns run in linear time and whose refs
+never loop on one value; a schema whose check cost cannot be bounded is a warning.
 
 Per document, no other file looked at. Documents of the other kinds have no such checks.
 """
@@ -13,14 +14,17 @@ from engine.config.members import Payload
 from engine.config.positions import Document, PathKey, json_path
 from engine.issues import Issue
 from engine.validation.audit import schema_findings
+from engine.validation.cost import cost_findings
 from engine.validation.metaschema import schema_error
 
-_FINDING_CODES = {"ref": "schema-ref", "pattern": "unsupported-pattern"}
+_FINDING_CODES = {"ref": "schema-ref", "pattern": "unsupported-pattern", "loop": "schema-loop",
+                  "cost": "schema-cost"}
 
 
 def payload_schema_issues(document: Document) -> list[Issue]:
     """`accepts.payload_schema` of an agent document must be a valid JSON Schema whose refs
-    resolve inside it and whose patterns run in linear time."""
+    resolve inside it, whose patterns run in linear time and whose refs never loop on one
+    value; one whose check cost cannot be bounded is a warning (`schema-cost`)."""
     schema = document.data.get("accepts", {}).get("payload_schema")
     if schema is None:
         return []
@@ -40,10 +44,8 @@ def _schema_problems(schema: Any) -> list[tuple[str, PathKey, str]]:
     error = schema_error(schema)
     if error is not None:
         return [("invalid-payload-schema", error[0], f"not a valid JSON Schema: {error[1]}")]
-    return [
-        (_FINDING_CODES[finding.kind], finding.path, finding.message)
-        for finding in schema_findings(schema)
-    ]
+    findings = schema_findings(schema) or cost_findings(schema)
+    return [(_FINDING_CODES[finding.kind], finding.path, finding.message) for finding in findings]
 
 
 def no_issues(document: Document) -> list[Issue]:

@@ -1,7 +1,9 @@
 """What a guard checks data against: a pydantic model class or a JSON Schema mapping.
 
-`as_contract` turns either into a `Contract` that reports every failure as a
-`ViolationContext`. Retrying and on-fail handling are the guard's business, not this module's.
+`as_contract` turns either into a `Contract` that reports failures as `ViolationContext`s, at
+most `LISTED_VIOLATIONS` plus one that says there are more. A JSON Schema check runs within a
+work budget (`engine.validation.budget`). Retrying and on-fail handling are the guard's
+business, not this module's.
 """
 
 from __future__ import annotations
@@ -19,11 +21,19 @@ from engine.errors import UsageError
 from engine.guard.core import ViolationContext
 from engine.guard.suggestions import suggest
 from engine.validation.audit import schema_findings
+from engine.validation.checker import SchemaCheck
+from engine.validation.cost import cost_findings
 from engine.validation.metaschema import schema_error
-from engine.validation.validators import SafeValidator, safe_validator
+from engine.validation.validators import SafeValidator
 
 MISSING = "<missing>"
 ROOT = "<root>"
+LISTED_VIOLATIONS = 10
+"""Violations a refusal lists; a check returns at most one more, to say there are more."""
+PART_CHARS = 64
+"""Longest key shown in a field path (a longer one is cut, with `...`)."""
+PATH_CHARS = 200
+"""Longest field path (a longer one keeps its end, after `...`)."""
 
 Schema = type[BaseModel] | Mapping[str, Any]
 
@@ -37,7 +47,11 @@ class Contract(Protocol):
 
 
 def _dotted(path: Iterable[Any]) -> str:
-    return ".".join(str(part) for part in path) or ROOT
+    parts = (str(part) for part in path)
+    text = ".".join(p if len(p) <= PART_CHARS else p[: PART_CHARS - 3] + "..." for p in parts)
+    if len(text) > PATH_CHARS:
+        return "..." + text[3 - PATH_CHARS :]
+    return text or ROOT
 
 
 def value_at(data: Any, path: Sequence[Any]) -> Any:
@@ -74,7 +88,7 @@ class PydanticContract:
             return self.model.model_validate(data), []
         except ValidationError as error:
             return None, [_from_pydantic(item, data, node_name, contract_type)
-                          for item in error.errors()]
+                          for item in error.errors()[: LISTED_VIOLATIONS + 1]]
 
 
 def _from_pydantic(
@@ -122,28 +136,46 @@ read-only views (mappings, tuples) count as objects and arrays."""
 
 
 class JSONSchemaContract:
-    """Validates JSON-shaped data against a Draft 2020-12 schema, formats checked. A schema
-    whose refs lead outside it or whose patterns cannot run in linear time is refused."""
+    """Validates JSON-shaped data against a Draft 2020-12 schema, formats checked, within a
+    work budget. A schema whose refs lead outside it, whose patterns cannot run in linear
+    time or whose refs loop on one value is refused."""
 
-    __slots__ = ("validator",)
+    __slots__ = ("schema_check",)
 
     def __init__(self, schema: Mapping[str, Any]) -> None:
         plain = thaw(schema)
         error = schema_error(plain)
         if error is not None:
             raise UsageError(f"guard schema is not a valid JSON Schema: {error[1]}")
-        findings = schema_findings(plain)
+        findings = schema_findings(plain) or [
+            finding for finding in cost_findings(plain) if finding.kind == "loop"]
         if findings:
             raise UsageError(f"guard schema refused: {findings[0].message}")
-        self.validator = safe_validator(plain, cls=_MappingAwareValidator)
+        self.schema_check = SchemaCheck(plain, base=_MappingAwareValidator)
 
     def check(
         self, data: Any, node_name: str, contract_type: str
     ) -> tuple[Any, list[ViolationContext]]:
         if isinstance(data, BaseModel):
             data = data.model_dump(mode="json")
-        errors = sorted(self.validator.iter_errors(data), key=lambda e: list(e.absolute_path))
-        return data, [_from_schema(error, node_name, contract_type) for error in errors]
+        found = self.schema_check.check(data, most=LISTED_VIOLATIONS + 1)
+        errors = sorted(found.errors, key=lambda e: list(e.absolute_path))
+        violations = [_from_schema(error, data, node_name, contract_type) for error in errors]
+        if found.stopped is not None:
+            violations.append(_stopped(found.stopped, data, node_name, contract_type))
+        return data, violations
+
+
+def _stopped(limit: int, data: Any, node_name: str, contract_type: str) -> ViolationContext:
+    return ViolationContext(
+        node_name=node_name,
+        contract_type=contract_type,
+        field_path=ROOT,
+        expected=f"checking it needs more than the work budget of {limit} units; send a "
+        "smaller or simpler value",
+        received=data,
+        received_type=type(data).__name__,
+    )
 
 
 def _missing_name(error: jsonschema.ValidationError) -> str | None:
@@ -157,11 +189,11 @@ def _missing_name(error: jsonschema.ValidationError) -> str | None:
 
 
 def _from_schema(
-    error: jsonschema.ValidationError, node_name: str, contract_type: str
+    error: jsonschema.ValidationError, data: Any, node_name: str, contract_type: str
 ) -> ViolationContext:
     path = list(error.absolute_path)
     missing = _missing_name(error)
-    received: Any = error.instance
+    received: Any = value_at(data, path)  # the caller's own value, not the quoted copy
     if missing is not None:
         path.append(missing)
         received = MISSING

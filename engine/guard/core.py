@@ -10,6 +10,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from engine.errors import HandoffViolation
+from engine.validation.shown import short_repr
 
 __all__ = ["HandoffViolation", "ViolationContext"]
 
@@ -45,7 +46,7 @@ class ViolationContext:
             f"  Contract: {self.contract_type}",
             f"  Field: {self.field_path}",
             f"  Expected: {self.expected}",
-            f"  Received: {repr(self.received)[:_RECEIVED_SHOWN]} ({self.received_type})",
+            f"  Received: {short_repr(self.received, _RECEIVED_SHOWN)} ({self.received_type})",
         ]
         if self.upstream_node:
             lines.append(f"  Upstream: {self.upstream_node}")
@@ -60,7 +61,7 @@ class ViolationContext:
             "contract_type": self.contract_type,
             "field_path": self.field_path,
             "expected": self.expected,
-            "received": repr(self.received)[:_RECEIVED_LOGGED],
+            "received": short_repr(self.received, _RECEIVED_LOGGED),
             "received_type": self.received_type,
             "timestamp": self.timestamp.isoformat(),
             "upstream_node": self.upstream_node,

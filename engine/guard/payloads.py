@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.errors import HandoffViolation
-from engine.guard.contracts import Contract, as_contract
+from engine.guard.contracts import LISTED_VIOLATIONS, Contract, as_contract
 
 
 def check_handoff_payload(
@@ -18,7 +18,8 @@ def check_handoff_payload(
 ) -> Any:
     """Return `payload` when it satisfies `schema` (no schema: anything goes), else raise a
     `HandoffViolation` naming the target as node, the sender as upstream node, and the field.
-    Every failing field is listed in the violation's message."""
+    Failing fields are listed in the violation's message (`LISTED_VIOLATIONS` at most, then
+    "and more")."""
     if schema is None:
         return payload
     violation = payload_violation(as_contract(schema), payload, target=target, source=source)
@@ -39,6 +40,8 @@ def payload_violation(
         return None
     first = dataclasses.replace(violations[0], upstream_node=source)
     if len(violations) > 1:
-        others = "; ".join(f"{v.field_path}: {v.expected}" for v in violations[1:])
-        first = dataclasses.replace(first, expected=f"{first.expected} (also: {others})")
+        others = [f"{v.field_path}: {v.expected}" for v in violations[1:LISTED_VIOLATIONS]]
+        if len(violations) > LISTED_VIOLATIONS:
+            others.append("and more")
+        first = dataclasses.replace(first, expected=f"{first.expected} (also: {'; '.join(others)})")
     return HandoffViolation(first, [])

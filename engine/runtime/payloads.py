@@ -18,6 +18,8 @@ from engine.guard.payloads import payload_violation
 
 INVALID_PAYLOAD = "invalid_payload"
 """The reason code of a handoff refused for its payload (record reason `invalid_payload: ...`)."""
+DETAIL_CHARS = 4096
+"""Longest refusal detail (and so record reason): a longer one is cut, ending in `...`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,13 +43,15 @@ class PayloadRefusal:
 
     @property
     def detail(self) -> str:
-        """One line: where the payload broke the schema, what was expected, how to fix it."""
+        """One line: where the payload broke the schema, what was expected, how to fix it
+        (at most `DETAIL_CHARS` characters)."""
         context = self.violation.context
         text = (
             f"payload from {self.sender!r} to {self.target!r} breaks its schema at "
             f"{context.field_path}: {context.expected}"
         )
-        return f"{text}; suggestion: {self.suggestion}" if self.suggestion else text
+        text = f"{text}; suggestion: {self.suggestion}" if self.suggestion else text
+        return text if len(text) <= DETAIL_CHARS else text[: DETAIL_CHARS - 3] + "..."
 
     @property
     def response_reason(self) -> str:

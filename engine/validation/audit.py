@@ -16,8 +16,10 @@ from engine.validation.patterns import PatternError, compile_pattern
 if TYPE_CHECKING:
     from referencing._core import Resolver
 
+    from engine.validation.refs import RefTarget
+
 Path = tuple[str | int, ...]
-Kind = Literal["ref", "pattern"]
+Kind = Literal["ref", "pattern", "loop", "cost"]
 
 _ONE = ("additionalProperties", "items", "contains", "propertyNames", "not", "if", "then",
         "else", "unevaluatedItems", "unevaluatedProperties", "additionalItems")
@@ -78,33 +80,44 @@ def _mentions_refs(schema: Any) -> bool:
     return False
 
 
+class SchemaWalk:
+    """Every object subschema of a schema, depth first, with its path and the resolver in scope
+    there; `target` says where a `$ref` written at a position leads (never fetched)."""
+
+    def __init__(self, schema: Any) -> None:
+        resolver: Resolver[Any] | None = None
+        self._asked: list[str] = []
+        if _mentions_refs(schema):
+            from engine.validation.refs import root_resolver  # `referencing` only when needed
+
+            resolver, self._asked = root_resolver(schema)
+        self.positions = list(_positions(schema, resolver))
+
+    def target(self, scope: Resolver[Any], ref: str) -> RefTarget:
+        from engine.validation.refs import resolve_ref
+
+        return resolve_ref(scope, self._asked, ref)
+
+
 def schema_findings(schema: Any) -> list[Finding]:
     """Every ref and pattern problem of `schema` (one that passed meta-validation), depth
     first; [] when it is safe to compile."""
-    resolver: Resolver[Any] | None = None
-    asked: list[str] = []
-    if _mentions_refs(schema):
-        from engine.validation.refs import root_resolver  # `referencing` only when needed
-
-        resolver, asked = root_resolver(schema)
-    positions = list(_positions(schema, resolver))
-    subschemas = {id(node) for _, node, _ in positions}
-    uses_unevaluated = any("unevaluatedProperties" in node for _, node, _ in positions)
+    walk = SchemaWalk(schema)
+    subschemas = {id(node) for _, node, _ in walk.positions}
+    uses_unevaluated = any("unevaluatedProperties" in node for _, node, _ in walk.positions)
     findings: list[Finding] = []
-    for path, node, scope in positions:
+    for path, node, scope in walk.positions:
         for keyword in ("$ref", "$dynamicRef"):
             if scope is not None and isinstance(node.get(keyword), str):
-                findings += _ref_finding((*path, keyword), node[keyword], scope, asked, subschemas)
+                findings += _ref_finding(walk, (*path, keyword), node[keyword], scope, subschemas)
         findings += _pattern_findings(path, node, uses_unevaluated)
     return findings
 
 
 def _ref_finding(
-    path: Path, ref: str, scope: Resolver[Any], asked: list[str], subschemas: set[int]
+    walk: SchemaWalk, path: Path, ref: str, scope: Resolver[Any], subschemas: set[int]
 ) -> list[Finding]:
-    from engine.validation.refs import resolve_ref
-
-    target = resolve_ref(scope, asked, ref)
+    target = walk.target(scope, ref)
     if target.verdict == "external":
         why = "leads outside this schema; refs are resolved inside it only, never fetched"
     elif target.verdict == "dangling":

@@ -1,8 +1,10 @@
 """The JSON Schema validator class every user-written and bundled schema is compiled with.
 
-Draft 2020-12 with three changes: `pattern`, `patternProperties` and `additionalProperties`
+Draft 2020-12 with four changes: `pattern`, `patternProperties` and `additionalProperties`
 match through the linear-time engine (`engine.validation.patterns`), the `regex` format is
-checked by that engine too, and `$ref`s resolve against `LOCAL_ONLY` (never fetched).
+checked by that engine too (never keeping the caller's pattern), `uniqueItems` and the
+`unevaluated*` keywords run in linear time (`engine.validation.unique`, `.unevaluated`), and
+`$ref`s resolve against `LOCAL_ONLY` (never fetched).
 """
 
 from __future__ import annotations
@@ -15,8 +17,10 @@ from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 from referencing import Registry
 
-from engine.validation.patterns import PatternError, compile_pattern, matches
+from engine.validation.patterns import PatternError, is_regex, matches
 from engine.validation.refs import LOCAL_ONLY
+from engine.validation.unevaluated import unevaluated_items, unevaluated_properties
+from engine.validation.unique import unique_items
 
 
 def _safe_matches(pattern: str, text: str) -> bool | None:
@@ -25,6 +29,11 @@ def _safe_matches(pattern: str, text: str) -> bool | None:
         return matches(pattern, text)
     except PatternError:
         return None
+
+
+def pattern_matches(pattern: str, text: str) -> bool:
+    """The `pattern` keyword's verdict: `pattern` matches somewhere in `text`."""
+    return bool(_safe_matches(pattern, text))
 
 
 def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[ValidationError]:
@@ -79,9 +88,7 @@ def _additional_properties(
 
 
 def _is_regex(instance: object) -> bool:
-    if isinstance(instance, str):
-        compile_pattern(instance)
-    return True
+    return not isinstance(instance, str) or is_regex(instance)
 
 
 def format_checker(*, regex: bool = True) -> FormatChecker:
@@ -91,7 +98,7 @@ def format_checker(*, regex: bool = True) -> FormatChecker:
     checker.checkers = dict(Draft202012Validator.FORMAT_CHECKER.checkers)
     del checker.checkers["regex"]
     if regex:
-        checker.checks("regex", raises=PatternError)(_is_regex)
+        checker.checks("regex")(_is_regex)
     return checker
 
 
@@ -106,9 +113,13 @@ SafeValidator: type[Validator] = validators.extend(  # type: ignore[no-untyped-c
         "pattern": _pattern,
         "patternProperties": _pattern_properties,
         "additionalProperties": _additional_properties,
+        "uniqueItems": unique_items,
+        "unevaluatedProperties": unevaluated_properties,
+        "unevaluatedItems": unevaluated_items,
     },
 )
-"""Draft 2020-12 with linear-time patterns; build instances with `safe_validator`."""
+"""Draft 2020-12 with linear-time patterns and `uniqueItems`; build instances with
+`safe_validator`."""
 
 
 def safe_validator(

@@ -12,6 +12,7 @@ import pytest
 
 from engine.config.loader import check_paths, load_config
 from engine.errors import ConfigError
+from engine.issues import Issue
 from engine.runtime.engine import Engine
 from engine.runtime.tools import handoff_tools
 from tests.sandbox import RecordingServer, watch
@@ -99,3 +100,81 @@ def test_patterns_the_linear_engine_cannot_run_are_located_errors(
     root = config_set(write_files, {"a": ENTRY, "b": agent_b(schema)})
     [found] = check_paths([root]).issues
     assert (found.code, found.json_path, found.line) == ("unsupported-pattern", where, 5)
+
+
+NODE = {"type": "object", "properties": {"c": {"$ref": "#/$defs/n"}}}
+
+
+def schema_issues(root: Path) -> list[Issue]:
+    """The issues `check` reports on the payload schema (not the set's topology)."""
+    return [issue for issue in check_paths([root]).issues if issue.code.startswith("schema-")]
+
+
+@pytest.mark.parametrize(
+    ("schema", "where"),
+    [
+        ({"$defs": {"n": {"anyOf": [NODE, {**NODE, "maxProperties": 9}]}}, "$ref": "#/$defs/n"},
+         "$.accepts.payload_schema['$defs'].n.anyOf[0].properties.c['$ref']"),
+        ({"$defs": {**{f"d{i}": {"oneOf": [{"$ref": f"#/$defs/d{i + 1}"},
+                                           {"$ref": f"#/$defs/d{i + 1}", "maxLength": 3}]}
+                       for i in range(12)}, "d12": {"type": "integer"}},
+          "$ref": "#/$defs/d0"},
+         "$.accepts.payload_schema"),
+    ],
+    ids=["recursive-any-of", "fan-out"],
+)
+def test_schemas_whose_check_cost_cannot_be_bounded_are_located_warnings(
+    write_files: Write, schema: dict[str, object], where: str
+) -> None:
+    root = config_set(write_files, {"a": ENTRY, "b": agent_b(schema)})
+    [found] = schema_issues(root)
+    assert (found.code, found.severity.value, found.json_path, found.line) == (
+        "schema-cost", "warning", where, 5)
+    assert "budget" in found.message
+    with Engine(root, sweep_interval_s=None) as engine:  # a warning: the agent is served
+        assert engine.snapshot.agents["b"].accepts.payload_schema is not None
+        assert [w.code for w in engine.snapshot.warnings if w.code.startswith("schema-")] == [
+            "schema-cost"]
+
+
+def test_a_reload_that_only_changes_an_agent_keeps_its_schema_warning(
+    write_files: Write,
+) -> None:
+    growing = {"$defs": {"n": {"anyOf": [NODE, {**NODE, "maxProperties": 9}]}},
+               "$ref": "#/$defs/n"}
+    root = config_set(write_files, {"a": ENTRY, "b": agent_b({"type": "object"})})
+    with Engine(root, sweep_interval_s=None) as engine:
+        write_files({"agents/b.yaml": agent_b(growing)})
+        assert engine.reload().outcome == "applied"
+        assert "b" in engine.snapshot.agents
+        assert [w.code for w in engine.snapshot.warnings if w.code.startswith("schema-")] == [
+            "schema-cost"]
+
+
+@pytest.mark.parametrize("schema", [
+    {"anyOf": [{"type": "string"}, {"$ref": "#"}]},
+    {"$defs": {"a": {"allOf": [{"$ref": "#/$defs/b"}]}, "b": {"not": {"$ref": "#/$defs/a"}}},
+     "properties": {"x": {"$ref": "#/$defs/a"}}},
+], ids=["self", "through-two-defs"])
+def test_a_ref_loop_on_one_value_is_a_located_error(
+    write_files: Write, schema: dict[str, object]
+) -> None:
+    root = config_set(write_files, {"a": ENTRY, "b": agent_b(schema)})
+    found = schema_issues(root)
+    assert [(issue.code, issue.severity.value, issue.line) for issue in found] == [
+        ("schema-loop", "error", 5)]
+    assert found[0].json_path.endswith("['$ref']") and "without end" in found[0].message
+
+
+def test_recursive_schemas_whose_cost_stays_bounded_pass_the_check(write_files: Write) -> None:
+    tree = {"$defs": {"t": {"type": "object", "properties": {
+        "v": {"type": "integer"}, "left": {"$ref": "#/$defs/t"}, "right": {"$ref": "#/$defs/t"}}}},
+        "$ref": "#/$defs/t"}
+    json_value = {"$defs": {"v": {"anyOf": [
+        {"type": ["string", "number", "boolean", "null"]},
+        {"type": "array", "items": {"$ref": "#/$defs/v"}},
+        {"type": "object", "additionalProperties": {"$ref": "#/$defs/v"}}]}},
+        "$ref": "#/$defs/v"}
+    for schema in (tree, json_value):
+        root = config_set(write_files, {"a": ENTRY, "b": agent_b(schema)})
+        assert schema_issues(root) == []

@@ -104,3 +104,68 @@ def test_hostile_text_against_nested_quantifiers_answers_at_once() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[False, True, False, False, True]"
+
+
+@pytest.mark.slow
+def test_unique_items_over_tens_of_thousands_of_objects_answers_at_once() -> None:
+    """What the pump and the config validator run: pairwise comparison would take hours for
+    60,000 objects, so a regression shows as the child process timing out."""
+    result = run_python(
+        """
+        from engine.validation.validators import safe_validator
+        validator = safe_validator({"type": "array", "uniqueItems": True})
+        items = [{"a": index, "b": [index, "x"]} for index in range(60_000)]
+        print(validator.is_valid(items), validator.is_valid([*items, {"b": [7, "x"], "a": 7}]))
+        """,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "True False"
+
+
+@pytest.mark.parametrize(
+    ("schema", "instance"),
+    [
+        ({"properties": {"a": {}}, "additionalProperties": {"type": "string"},
+          "unevaluatedProperties": False}, {"a": 1, "k": "v", "z": 5}),
+        ({"anyOf": [{"properties": {"a": {"type": "integer"}}},
+                    {"additionalProperties": {"type": "string"}}],
+          "unevaluatedProperties": False}, {"a": 1, "z": 5}),
+        ({"properties": {"a": {}}, "unevaluatedProperties": {"minLength": 5, "pattern": "^a"}},
+         {"a": 1, "b": "b", "c": "aaaaaa"}),
+        ({"if": {"required": ["a"]}, "then": {"properties": {"b": {}}},
+          "else": {"properties": {"c": {}}}, "unevaluatedProperties": False},
+         {"a": 1, "b": 2, "c": 3}),
+        ({"$defs": {"d": {"properties": {"x": {}}}}, "$ref": "#/$defs/d",
+          "dependentSchemas": {"y": {"properties": {"z": {}}}}, "unevaluatedProperties": False},
+         {"x": 1, "y": 2, "z": 3, "w": 4}),
+        ({"prefixItems": [{"type": "integer"}], "contains": {"type": "string"},
+          "unevaluatedItems": False}, [1, "x", 3, None]),
+        ({"allOf": [{"prefixItems": [{}, {}]}], "unevaluatedItems": {"type": "string"}},
+         [1, 2, "x", 4]),
+    ],
+)
+def test_unevaluated_keywords_keep_jsonschemas_verdicts_and_wording(
+    schema: Any, instance: Any
+) -> None:
+    assert messages(schema, instance) == stock(schema, instance)
+
+
+@pytest.mark.slow
+def test_unevaluated_keywords_over_tens_of_thousands_of_keys_answer_at_once() -> None:
+    """jsonschema gathers the evaluated keys in a list and looks each key up in it: hours
+    for 100,000 keys, so a regression shows as the child process timing out."""
+    result = run_python(
+        """
+        from engine.validation.validators import safe_validator
+        keys = {f"k{index}": "v" for index in range(100_000)}
+        objects = safe_validator({"additionalProperties": {"type": "string"},
+                                  "unevaluatedProperties": False})
+        items = safe_validator({"contains": {"type": "string"}, "unevaluatedItems": False})
+        print(objects.is_valid(keys), objects.is_valid({**keys, "z": 1}),
+              items.is_valid(list(keys.values())), items.is_valid([*keys.values(), 1]))
+        """,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "True False True False"
