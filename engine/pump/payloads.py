@@ -13,8 +13,9 @@ import jsonschema
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from engine.validation.audit import schema_findings
+from engine.validation.checker import SchemaCheck
+from engine.validation.cost import cost_findings
 from engine.validation.metaschema import schema_error
-from engine.validation.validators import safe_validator
 
 _MAX_REASONS = 5
 MAX_NESTING = 64
@@ -50,7 +51,7 @@ class PayloadSpec:
             TypeAdapter(Union[models]) if len(models) > 1 else None  # type: ignore[arg-type]  # noqa: UP007
         )
         self._schema = schema
-        self._validator = None if schema is None else safe_validator(schema)
+        self._validator = None if schema is None else SchemaCheck(schema)
 
     @classmethod
     def of_model(cls, *models: type[BaseModel]) -> PayloadSpec:
@@ -60,9 +61,11 @@ class PayloadSpec:
     @classmethod
     def of_json_schema(cls, schema: dict[str, Any], *, default_name: str) -> PayloadSpec:
         """An inline JSON Schema (2020-12); raises `jsonschema.SchemaError` if it is invalid,
-        has a `$ref` that leads outside it, or a pattern that cannot run in linear time."""
+        has a `$ref` that leads outside it or loops on one value, or a pattern that cannot run
+        in linear time."""
         error = schema_error(schema)
-        findings = schema_findings(schema) if error is None else []
+        findings = [] if error is not None else schema_findings(schema) or [
+            finding for finding in cost_findings(schema) if finding.kind == "loop"]
         if error is not None or findings:
             raise jsonschema.SchemaError(error[1] if error is not None else findings[0].message)
         title = schema.get("title")
@@ -99,9 +102,13 @@ class PayloadSpec:
             data = _as_json_data(value)
             if data is not value and nested_deeper(data, MAX_NESTING):
                 raise PayloadRejected(_TOO_DEEP)
-            errors = sorted(self._validator.iter_errors(data), key=lambda e: list(e.path))
-            if errors:
-                raise PayloadRejected(_join(_describe(e) for e in errors))
+            found = self._validator.check(data, most=_MAX_REASONS + 1)
+            reasons = [_describe(e) for e in sorted(found.errors, key=lambda e: list(e.path))]
+            if found.stopped is not None:
+                reasons.append(f"checking it needs more than the work budget of {found.stopped} "
+                               "units; send a smaller or simpler payload")
+            if reasons:
+                raise PayloadRejected(_join(reasons, more=found.more))
             return data
         return value
 
@@ -175,8 +182,11 @@ def _describe(error: jsonschema.ValidationError) -> str:
     return f"/{where}: {error.message}" if where else error.message
 
 
-def _join(reasons: Any) -> str:
+def _join(reasons: Any, *, more: bool = False) -> str:
+    """At most `_MAX_REASONS` reasons, then how many more (`more`: an uncounted rest)."""
     items = list(reasons)
     shown = "; ".join(items[:_MAX_REASONS])
-    more = len(items) - _MAX_REASONS
-    return f"{shown}; and {more} more" if more > 0 else shown
+    if more:
+        return f"{shown}; and more"
+    rest = len(items) - _MAX_REASONS
+    return f"{shown}; and {rest} more" if rest > 0 else shown

@@ -7,6 +7,7 @@ from pydantic import BaseModel
 
 from engine.pump import PayloadSpec
 from engine.pump.payloads import PayloadRejected
+from tests.sandbox import run_python
 
 
 class Task(BaseModel):
@@ -62,3 +63,34 @@ def test_inline_json_schema() -> None:
 def test_any_accepts_everything() -> None:
     assert PayloadSpec.any().validate(object) is object
     assert PayloadSpec.any().json_schema() == {}
+
+
+@pytest.mark.slow
+def test_a_listener_schema_check_is_bounded_whatever_the_schema() -> None:
+    """A recursive two-branch `anyOf` (2**depth checks unbounded) and a `$ref` loop: the
+    listener's payload check ends within its work budget; the check runs in a child process
+    with a deadline, so a regression fails instead of hanging."""
+    result = run_python("""
+    import jsonschema
+    from engine.pump import PayloadSpec
+    from engine.pump.payloads import PayloadRejected
+
+    node = {"type": "object", "properties": {"c": {"$ref": "#/$defs/n"}}}
+    spec = PayloadSpec.of_json_schema(
+        {"$defs": {"n": {"anyOf": [node, {**node, "maxProperties": 10}]}}, "$ref": "#/$defs/n"},
+        default_name="tree")
+    payload = {"c": 5}
+    for _ in range(30):
+        payload = {"c": payload}
+    try:
+        spec.validate(payload)
+    except PayloadRejected as refused:
+        print("refused", "budget" in str(refused))
+    try:
+        PayloadSpec.of_json_schema({"$defs": {"l": {"$ref": "#/$defs/l"}}, "$ref": "#/$defs/l"},
+                                   default_name="loop")
+    except jsonschema.SchemaError as error:
+        print("loop refused")
+    """, timeout=90)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n")[:2] == ["refused True", "loop refused"]
