@@ -49,6 +49,8 @@ class Cost:
 
 def schema_cost(schema: Any) -> Cost:
     """The cost of `schema`: one that passed meta-validation and `schema_findings`."""
+    if not isinstance(schema, dict):  # `true` or `false`: one answer, whatever the value
+        return Cost(1)
     graph = build_graph(SchemaWalk(schema))
     if graph.loops:
         return Cost(0, loops=graph.loops)

@@ -42,6 +42,8 @@ BOUNDED = {
     "mutual": {"$defs": {"a": {"properties": {"x": {"$ref": "#/$defs/b"}}},
                          "b": {"items": {"$ref": "#/$defs/a"}}}, "$ref": "#/$defs/a"},
     "boolean": {"not": {}},
+    "true": True,
+    "false": False,
 }
 
 
