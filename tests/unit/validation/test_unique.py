@@ -1,4 +1,6 @@
-"""`uniqueItems` through canonical forms: the same verdicts as jsonschema's pairwise check."""
+"""`uniqueItems` through canonical forms: the same verdicts as comparing every pair with
+jsonschema's JSON equality (its own `uniq` compares sorted neighbours, and misses two equal
+items that sort apart: `[(False,), (0,), (False,)]`)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from jsonschema._utils import uniq
+from jsonschema._utils import equal
 
 from engine.validation.budget import BudgetExceeded, spending
 from engine.validation.unique import all_unique, canonical
@@ -27,7 +29,13 @@ VALUES = st.recursive(
 @settings(max_examples=300, deadline=None)
 @given(items=st.lists(VALUES, max_size=6))
 def test_the_same_verdict_as_pairwise_comparison(items: list[Any]) -> None:
-    assert all_unique(items) is bool(uniq(items))
+    pairwise = not any(equal(items[i], items[j])
+                       for i in range(len(items)) for j in range(i + 1, len(items)))
+    assert all_unique(items) is pairwise
+
+
+def test_equal_items_that_sort_apart_are_found() -> None:
+    assert not all_unique([(False,), (0,), (False,)])
 
 
 def test_json_equality_is_what_the_forms_compare() -> None:
