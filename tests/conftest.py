@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import os
 import secrets
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
@@ -22,6 +23,11 @@ from tests.extras import need, unavailable
 settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+# Fitted example models are kept on disk between processes (engine.routing.model_store): the
+# suite keeps its own, fresh each run and shared by the CLI processes it starts, never the
+# user's cache.
+os.environ["HANDOFF_MODEL_CACHE"] = tempfile.mkdtemp(prefix="handoff-models-")
 
 REPO = Path(__file__).resolve().parent.parent
 CONFIGS = REPO / "configs"

@@ -225,14 +225,22 @@ def _preset(value: Any) -> Any:
 
 
 class ExamplesSpec(Frozen):
-    """When the examples layer answers: the best agent's similarity must reach `min_score`
-    and beat the runner-up by `margin` (and the sender by `sender_margin` when the request
-    says the sender's own keywords); `nearest` examples are kept for explanations."""
+    """When the examples layer answers: the best agent's probability must reach `min_score`
+    and beat the runner-up's by `margin` (and the sender's by `sender_margin` when the request
+    says the sender's own keywords); probabilities are a softmax at `temperature`; an unknown
+    word weighs `unknown_words` (a share of the highest idf) in a request's norm; a request
+    with no known word outside `stop_words` stays; `nearest` examples explain a decision."""
 
-    min_score: float = 0.15
-    margin: float = 0.05
+    min_score: float = 0.5
+    margin: float = 0.1
     sender_margin: float = 0.1
     nearest: int = 3
+    temperature: float = 0.1
+    unknown_words: float = 1.0
+    stop_words: str | tuple[str, ...] = "english"
+    max_false_transfer: float | None = None
+    """What `handoff learn` bounds the share of requests that should stay but move by, when
+    it chooses the thresholds (None: the most accurate ones)."""
 
 
 class EngineSpec(Frozen):

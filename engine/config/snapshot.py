@@ -6,8 +6,10 @@ fast routing. It never changes after it is built; a reload builds a new one and 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import partial
 from types import MappingProxyType
 
 from engine.config.models import AgentSpec, ConfigSet, RuleSpec
@@ -16,6 +18,34 @@ from engine.routing.compiled import RouteTables, compile_tables
 from engine.routing.examples import ExampleIndex, build_example_index
 from engine.routing.index import KeywordIndex, build_keyword_index
 from engine.routing.normalize import normalizer_for
+
+
+class LazyExamples:
+    """A set's examples index, built on first use and then kept: fitting its model is the
+    slow part of a compile (seconds for 10,000 examples), which `handoff check` never needs.
+    A runtime builds it with the rest of a load (`Snapshot.warm`), off its event loop."""
+
+    __slots__ = ("_build", "_built", "_index", "_lock")
+
+    def __init__(self, build: Callable[[], ExampleIndex | None] | None = None) -> None:
+        self._build = build
+        self._built = build is None
+        self._index: ExampleIndex | None = None
+        self._lock = threading.Lock()
+
+    def get(self) -> ExampleIndex | None:
+        if not self._built:
+            with self._lock:
+                if not self._built and self._build is not None:
+                    self._index = self._build()
+                    self._built, self._build = True, None
+        return self._index
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, LazyExamples) and self.get() == other.get()
+
+    def __hash__(self) -> int:
+        return hash(self.get())
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +65,17 @@ class Snapshot:
     keyword_index: KeywordIndex
     warnings: tuple[Issue, ...] = ()
     tables: RouteTables | None = None
-    example_index: ExampleIndex | None = None
+    examples: LazyExamples = field(default_factory=LazyExamples)
+
+    @property
+    def example_index(self) -> ExampleIndex | None:
+        """The compiled examples (None when the set declares none), built on first use."""
+        return self.examples.get()
+
+    def warm(self) -> Snapshot:
+        """Build what is otherwise built on first use (the examples index), now; returns self."""
+        self.examples.get()
+        return self
 
     @property
     def agents(self) -> Mapping[str, AgentSpec]:
@@ -94,5 +134,7 @@ def compile_snapshot(
         keyword_index=build_keyword_index(agents, config.capabilities, normalizer=normalizer),
         warnings=warnings,
         tables=tables,
-        example_index=build_example_index(agents, config.capabilities, normalizer=normalizer),
+        examples=LazyExamples(partial(
+            build_example_index, agents, config.capabilities, normalizer=normalizer,
+            settings=config.engine.examples)),
     )

@@ -1,16 +1,17 @@
-"""What the examples layer saw for one request: the closest agents, the margin, the terms that
-decided and the nearest declared examples.
+"""What the examples layer saw for one request: each agent's probability, the most probable two,
+the terms that decided between them and the nearest declared examples.
 
-The router fills the scores; everything else is computed on first read, so a decision that is
-never explained costs nothing more. Pure; no policy here.
+The router fills the probabilities; everything else is computed on first read, so a decision
+that is never explained costs nothing more. Pure; no policy here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
+from itertools import pairwise
 from typing import Any, NamedTuple
 
-from engine.routing.examples import ExampleIndex
+from engine.routing.examples import ExampleIndex, Probabilities
 
 _TERMS = 5
 
@@ -27,29 +28,29 @@ class NearestExample(NamedTuple):
 
 
 class ExampleMatch:
-    """The examples layer's view of one request. `score` is the cosine similarity of the
-    request to the best agent's centroid, `margin` its lead over the runner-up."""
+    """The examples layer's view of one request. `score` is the most probable agent's
+    calibrated probability, `margin` its lead over the runner-up's; `informative` says whether
+    the request holds a known word that is not a stop word."""
 
-    __slots__ = ("_built", "_index", "_norm", "_scores", "_tokens", "agent", "limit",
+    __slots__ = ("_built", "_found", "_index", "_tokens", "agent", "informative", "limit",
                  "runner_up", "score", "second")
 
     def __init__(
-        self,
-        index: ExampleIndex,
-        tokens: Sequence[str],
-        scores: Mapping[int, float],
-        norm: float,
-        *,
-        best: int,
-        second: int | None,
-        limit: int,
+        self, index: ExampleIndex, tokens: Sequence[str], found: Probabilities, *, limit: int
     ) -> None:
-        self._index, self._tokens, self._scores, self._norm = index, tokens, scores, norm
+        self._index, self._tokens, self._found = index, tokens, found
+        best, top, second, runner = -1, -1.0, -1, -1.0
+        for position, value in found.agents.items():
+            if value > top or (value == top and position < best):
+                second, runner = best, top
+                best, top = position, value
+            elif value > runner or (value == runner and position < second):
+                second, runner = position, value
         names = index.agent_names
-        self.agent = names[best]
-        self.score = scores[best] / norm
-        self.second = None if second is None else names[second]
-        self.runner_up = 0.0 if second is None else scores[second] / norm
+        self.agent, self.score = names[best], top
+        self.second = None if second < 0 else names[second]
+        self.runner_up = max(runner, 0.0)
+        self.informative = found.informative
         self.limit = limit
         self._built: dict[str, Any] = {}
 
@@ -58,28 +59,28 @@ class ExampleMatch:
         return self.score - self.runner_up
 
     def similarity(self, agent: str) -> float:
-        """`agent`'s similarity to the request (0 when none of its examples shares a term)."""
+        """`agent`'s probability (0 for an agent without examples)."""
         names = self._index.agent_names
         return self.similarity_at(names.index(agent)) if agent in names else 0.0
 
     def similarity_at(self, position: int) -> float:
-        """The similarity of the agent at `position` (declaration order)."""
-        return self._scores.get(position, 0.0) / self._norm
+        """The probability of the agent at `position` (declaration order)."""
+        return self._found.agents.get(position, 0.0)
 
     @property
     def ranked(self) -> tuple[tuple[str, float], ...]:
-        """Every agent with a non-zero similarity, best first (declaration order on ties)."""
+        """Every agent with examples and its probability, most probable first."""
         if "ranked" not in self._built:
-            names, norm = self._index.agent_names, self._norm
-            order = sorted(self._scores.items(), key=lambda item: (-item[1], item[0]))
-            self._built["ranked"] = tuple((names[p], s / norm) for p, s in order)
+            names = self._index.agent_names
+            order = sorted(self._found.agents.items(), key=lambda item: (-item[1], item[0]))
+            self._built["ranked"] = tuple((names[p], s) for p, s in order)
         ranked: tuple[tuple[str, float], ...] = self._built["ranked"]
         return ranked
 
     @property
     def terms(self) -> tuple[tuple[str, float], ...]:
-        """The request's terms that put the winner ahead of the runner-up, strongest first,
-        each with its share of the winner's lead."""
+        """The request's words and pairs that put the winner ahead of the runner-up, strongest
+        first, each with what it adds to the winner's lead in score."""
         if "terms" not in self._built:
             self._built["terms"] = self._deciding_terms()
         terms: tuple[tuple[str, float], ...] = self._built["terms"]
@@ -88,25 +89,24 @@ class ExampleMatch:
     def _deciding_terms(self) -> tuple[tuple[str, float], ...]:
         best = self._best_group(self.agent)
         second = None if self.second is None else self._best_group(self.second)
+        model, norm = self._index.model, self._found.norm or 1.0
         lead: list[tuple[str, float]] = []
-        for term in sorted(self._index.vector(self._tokens)):
-            weights = dict(self._index.terms[term][1])
-            behind = 0.0 if second is None else weights.get(second, 0.0)
-            share = (weights.get(best, 0.0) - behind) / self._norm
+        for term in sorted(_words_and_pairs(self._tokens)):
+            weights = model.contributions(term)
+            behind = 0.0 if second is None else weights[second]
+            share = (weights[best] - behind) / norm
             if share > 0:
                 lead.append((term, share))
         lead.sort(key=lambda item: (-item[1], item[0]))
         return tuple(lead[:_TERMS])
 
     def _best_group(self, agent: str) -> int:
-        """The example group that gave `agent` its score."""
+        """The example group of `agent` with the highest score."""
         index = self._index
         position = index.agent_names.index(agent)
-        totals, _ = index.group_scores(self._tokens)
-        pairs = enumerate(totals) if isinstance(totals, list) else totals.items()
-        mine = [(value, -group) for group, value in pairs
+        mine = [(value, -group) for group, value in enumerate(self._found.groups)
                 if index.group_agents[group] == position]
-        return -max(mine)[1] if mine else -1
+        return -max(mine)[1]
 
     @property
     def nearest(self) -> tuple[NearestExample, ...]:
@@ -140,9 +140,16 @@ class ExampleMatch:
             "runner_up": self.second,
             "runner_up_score": round(self.runner_up, 4),
             "margin": round(self.margin, 4),
+            "informative": self.informative,
             "terms": [{"term": t, "weight": round(w, 4)} for t, w in self.terms],
             "nearest": [example.to_dict() for example in self.nearest],
         }
 
     def __repr__(self) -> str:
         return f"ExampleMatch({self.agent!r}, score={self.score:.3f}, margin={self.margin:.3f})"
+
+
+def _words_and_pairs(tokens: Sequence[str]) -> set[str]:
+    found = set(tokens)
+    found.update(f"{first} {second}" for first, second in pairwise(tokens))
+    return found

@@ -1,10 +1,11 @@
-"""The examples index: example utterances compiled into TF-IDF centroids over word unigrams
-and bigrams (one per agent for its own examples, one per capability it declares with
-examples), stored as per-term contributions so a query costs O(its terms) (packed into one
-integer a term by `engine.routing.packed` when the groups are few).
+"""The examples index: the example utterances of every agent and capability compiled into a
+linear model over words, word pairs and character n-grams (`engine.routing.linear`), one class
+per example group (an agent's own examples, each capability it declares with examples), and
+read as calibrated probabilities per agent: a softmax over the classes at the set's
+`examples.temperature`, each agent summing its groups.
 
-Built once per snapshot; scoring is pure. Policy and thresholds are the router's business;
-explanations (nearest examples, deciding terms) live in `engine.routing.evidence`.
+Built once per snapshot; scoring is pure and costs O(the request's terms + groups). Policy and
+thresholds are the router's business; explanations live in `engine.routing.evidence`.
 """
 
 from __future__ import annotations
@@ -12,34 +13,21 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import pairwise
 from types import MappingProxyType
 
-from engine.config.models import AgentSpec, CapabilitySpec
+from engine.config.models import AgentSpec, CapabilitySpec, ExamplesSpec
+from engine.routing.features import example_terms
+from engine.routing.linear import MAX_CLASSES, LinearModel, fit_model
 from engine.routing.normalize import Normalizer
-from engine.routing.packed import PackedScores, packed_scores
-
-DENSE = 256
-"""Up to this many example groups, scores accumulate in a list (twice as fast as a dict)."""
-UNSEEN = 0.5
-"""An unknown word weighs half a word seen once: enough that a request made mostly of words
-no example uses scores low, not so much that one name or typo sinks a clear request."""
+from engine.routing.stopwords import stop_words
 
 Vector = dict[str, float]
-Contribution = tuple[int, float]
-"""(group, the weight a query term adds to that group's score before the norm)."""
-
-
-def features(tokens: Sequence[str]) -> set[str]:
-    """The terms of a token list: its words and its pairs of adjacent words."""
-    found = set(tokens)
-    found.update(map(" ".join, pairwise(tokens)))
-    return found
 
 
 @dataclass(frozen=True, slots=True)
 class Example:
-    """One declared example utterance: its text, the agent it routes to, its unit vector."""
+    """One declared example utterance: its text, the agent it routes to, its unit vector over
+    words and pairs (for finding the examples nearest a request)."""
 
     text: str
     agent: str
@@ -47,128 +35,84 @@ class Example:
 
 
 @dataclass(frozen=True, slots=True)
+class Probabilities:
+    """One request through the model: each agent's probability (by position; agents without
+    examples left out), each group's raw score, and whether the request holds a known word
+    that is not a stop word (a request without one never leaves its sender)."""
+
+    agents: dict[int, float]
+    groups: tuple[float, ...]
+    informative: bool
+    norm: float
+
+
+@dataclass(frozen=True, slots=True)
 class ExampleIndex:
-    """Per-term contributions to each group's cosine similarity with the query; an agent
-    scores the best of its groups (its own examples, each of its capabilities' examples).
+    """The compiled examples of a set: the model, its groups (`group_agents[g]` is the agent
+    position of group `g`, `group_names[g]` its capability or "" for the agent's own list),
+    the examples themselves, and the exact utterances of a single agent."""
 
-    `terms[t] = (idf, ((group, idf * centroid weight), ...))`; `group_agents[g]` is the agent
-    position of group `g` (an agent's groups are consecutive). A word the examples never use
-    still counts in the query's norm (`unseen` is its squared weight), so a query made mostly
-    of unknown words scores low; an unknown pair of words does not count. `packed` holds the
-    same contributions packed for fast scoring (None with very many groups).
-    """
-
-    terms: Mapping[str, tuple[float, tuple[Contribution, ...]]]
-    unseen: float
+    model: LinearModel
     agent_names: tuple[str, ...]
     group_agents: tuple[int, ...]
     group_names: tuple[str, ...]
-    examples: tuple[Example, ...]
+    declared: tuple[tuple[str, str, tuple[str, ...]], ...]
+    """Every example as (text, agent, normalized words)."""
     normalizer: Normalizer
-    packed: PackedScores | None = None
+    temperature: float
     exact: Mapping[tuple[str, ...], int] = field(default_factory=dict)
     """Each example's normalized words -> its agent's position (examples of one agent only):
-    a request that is one of an agent's examples scores 1 for that agent."""
+    a request that is one of an agent's examples is that agent's, with probability 1."""
+    _built: dict[str, tuple[Example, ...]] = field(default_factory=dict, compare=False,
+                                                   repr=False)
 
-    def scores(self, tokens: Sequence[str]) -> tuple[dict[int, float], float]:
-        """Agent position -> its similarity times the query's norm (its best group's dot
-        product, or the norm itself when the query is one of its examples), and the norm."""
-        if self.packed is not None:
-            best, norm = self.packed.scores(tokens)
-        else:
-            best, norm = self._sparse_scores(tokens)
-        agent = self.exact.get(tuple(tokens)) if self.exact else None
-        if agent is not None and norm:
-            best[agent] = norm
-        return best, norm
+    @property
+    def examples(self) -> tuple[Example, ...]:
+        """The examples with their vectors, built on first use (explanations only)."""
+        found = self._built.get("examples")
+        if found is None:
+            common, vocabulary = self.model.vocabulary.common, self.model.vocabulary
+            found = self._built["examples"] = tuple(
+                Example(text, agent, MappingProxyType(
+                    vocabulary.vector(_readable(example_terms(words, common)))))
+                for text, agent, words in self.declared)
+        return found
 
-    def _sparse_scores(self, tokens: Sequence[str]) -> tuple[dict[int, float], float]:
-        totals, norm = self.group_scores(tokens)
-        owners = self.group_agents
-        best: dict[int, float] = {}
-        top = best.get
-        for group, value in (enumerate(totals) if isinstance(totals, list) else totals.items()):
-            if value > 0.0:
-                agent = owners[group]
-                if value > top(agent, 0.0):
-                    best[agent] = value
-        return best, norm
+    def probabilities(self, tokens: Sequence[str]) -> Probabilities | None:
+        """Each agent's calibrated probability for the request; None when no term is known."""
+        scores = self.model.scores(tokens)
+        if scores is None:
+            return None
+        scale = 1.0 / (self.model.unit * scores.norm * self.temperature)
+        logits = [value * scale for value in scores.values]
+        top = max(logits)
+        shares = [math.exp(logit - top) for logit in logits]
+        total = sum(shares)
+        agents: dict[int, float] = {}
+        for group, share in enumerate(shares):
+            agent = self.group_agents[group]
+            agents[agent] = agents.get(agent, 0.0) + share / total
+        exact = self.exact.get(tuple(tokens)) if self.exact else None
+        if exact is not None:
+            agents = dict.fromkeys(agents, 0.0)
+            agents[exact] = 1.0
+        groups = tuple(value / (self.model.unit * scores.norm) for value in scores.values)
+        return Probabilities(agents, groups, scores.informative or exact is not None, scores.norm)
 
-    def group_scores(self, tokens: Sequence[str]) -> tuple[list[float] | dict[int, float], float]:
-        """Each group's dot product with the query (a list by group when there are few
-        groups, which is faster; else a dict of the groups touched), and the query's norm."""
-        get = self.terms.get
-        size = len(self.group_agents)
-        dense = size <= DENSE
-        totals: list[float] | dict[int, float] = [0.0] * size if dense else {}
-        squared = 0.0
-        for term in features(tokens):
-            entry = get(term)
-            if entry is None:
-                if " " not in term:
-                    squared += self.unseen
-                continue
-            idf, contributions = entry
-            squared += idf * idf
-            if dense:
-                for group, weight in contributions:
-                    totals[group] += weight
-            else:
-                for group, weight in contributions:
-                    totals[group] = totals.get(group, 0.0) + weight  # type: ignore[union-attr]
-        return totals, math.sqrt(squared)
+    def group_scores(self, tokens: Sequence[str]) -> tuple[float, ...]:
+        """Each group's raw score for the request (all 0 when no term is known)."""
+        found = self.probabilities(tokens)
+        return found.groups if found is not None else (0.0,) * len(self.group_agents)
 
     def vector(self, tokens: Sequence[str]) -> Vector:
-        """The query's unit vector over known terms (for explanations, off the hot path)."""
-        weights = {t: self.terms[t][0] for t in features(tokens) if t in self.terms}
-        _, norm = self.scores(tokens)
-        return {t: w / norm for t, w in weights.items()} if norm else {}
+        """The request's unit vector over known words and pairs (for nearest examples)."""
+        common = self.model.vocabulary.common
+        return self.model.vocabulary.vector(_readable(example_terms(tokens, common)))
 
 
-def _idf(documents: Sequence[set[str]]) -> dict[str, float]:
-    frequency: dict[str, int] = {}
-    for terms in documents:
-        for term in terms:
-            frequency[term] = frequency.get(term, 0) + 1
-    size = len(documents)
-    return {t: math.log((size + 1) / (n + 1)) + 1.0 for t, n in frequency.items()}
-
-
-COMMON = 0.05
-"""A word in more than this share of the examples is common ("i", "my", "to")."""
-
-
-def _without_common_pairs(documents: list[set[str]]) -> list[set[str]]:
-    """Drop the pairs made of two common words ("want to", "do i"): they say little, and a
-    request's unknown pairs cost nothing, so dropping them only saves work and noise."""
-    counts: dict[str, int] = {}
-    for terms in documents:
-        for term in terms:
-            if " " not in term:
-                counts[term] = counts.get(term, 0) + 1
-    limit = max(2, COMMON * len(documents))
-    common = {word for word, n in counts.items() if n > limit}
-
-    def informative(term: str) -> bool:
-        first, _, second = term.partition(" ")
-        return not second or first not in common or second not in common
-
-    return [{term for term in terms if informative(term)} for terms in documents]
-
-
-def _unit(terms: Iterable[str], idf: Mapping[str, float]) -> Vector:
-    vector = {t: idf[t] for t in terms}
-    norm = math.sqrt(sum(w * w for w in vector.values()))
-    return {t: w / norm for t, w in vector.items()} if norm else {}
-
-
-def _centroid(vectors: Iterable[Mapping[str, float]]) -> Vector:
-    summed: Vector = {}
-    for vector in vectors:
-        for term, weight in vector.items():
-            summed[term] = summed.get(term, 0.0) + weight
-    norm = math.sqrt(sum(w * w for w in summed.values()))
-    return {t: w / norm for t, w in summed.items()} if norm else {}
+def _readable(terms: Iterable[str]) -> list[str]:
+    """Words and pairs only (n-grams make no readable explanation)."""
+    return [term for term in terms if term[0] != "#"]
 
 
 def agent_examples(
@@ -191,64 +135,54 @@ def build_example_index(
     capabilities: Mapping[str, CapabilitySpec],
     *,
     normalizer: Normalizer,
+    settings: ExamplesSpec | None = None,
 ) -> ExampleIndex | None:
     """The index of every agent's examples, or None when the set declares none."""
+    settings = settings or ExamplesSpec()
     declared = agent_examples(agents, capabilities)
     if not declared:
         return None
-    documents = [features(normalizer.tokens(text)) for text, _agent, _group in declared]
-    documents = _without_common_pairs(documents)
-    idf = _idf(documents)
-    examples = tuple(
-        Example(text, agent, MappingProxyType(_unit(terms, idf)))
-        for (text, agent, _group), terms in zip(declared, documents, strict=True)
-    )
     names = tuple(agent.name for agent in agents)
     position = {name: n for n, name in enumerate(names)}
-    groups, contributions = _centroids(examples, declared, idf, position)
-    unseen = ((math.log(len(documents) + 1) + 1.0) * UNSEEN) ** 2
-    # A plain dict behind the read-only `Mapping` type: lookups in a mappingproxy cost a
-    # little more, and this one runs once per word of every request.
-    terms = {term: (idf[term], tuple(pairs)) for term, pairs in contributions.items()}
-    group_agents = tuple(position[agent] for agent, _group in groups)
+    groups = _groups(declared, position)
+    number = {group: n for n, group in enumerate(groups)}
+    tokens = [normalizer.tokens(text) for text, _agent, _group in declared]
+    labels = [number[(agent, group) if (agent, group) in number else (agent, "")]
+              for _text, agent, group in declared]
+    stop = frozenset(word for text in stop_words(settings.stop_words)
+                     for word in normalizer.tokens(text))
+    model = fit_model(tokens, labels, classes=len(groups),
+                      unknown_weight=settings.unknown_words, stop_words=stop)
     return ExampleIndex(
-        terms=terms,
-        unseen=unseen,
+        model=model,
         agent_names=names,
-        group_agents=group_agents,
+        group_agents=tuple(position[agent] for agent, _group in groups),
         group_names=tuple(group for _agent, group in groups),
-        examples=examples,
+        declared=tuple((text, agent, tuple(words))
+                       for (text, agent, _group), words in zip(declared, tokens, strict=True)),
         normalizer=normalizer,
-        packed=packed_scores(terms, group_agents, unseen=unseen),
-        exact=_exact(declared, normalizer, position),
+        temperature=settings.temperature,
+        exact=_exact(tokens, declared, position),
     )
 
 
-def _centroids(
-    examples: Sequence[Example],
-    declared: Sequence[tuple[str, str, str]],
-    idf: Mapping[str, float],
-    position: Mapping[str, int],
-) -> tuple[list[tuple[str, str]], dict[str, list[Contribution]]]:
-    """The example groups as (agent, group), numbered agent by agent (declaration order
-    within an agent), and each term's contributions to their centroids."""
-    found: dict[tuple[str, str], list[Mapping[str, float]]] = {}
-    for (_text, agent, group), example in zip(declared, examples, strict=True):
-        found.setdefault((agent, group), []).append(example.vector)
-    groups = sorted(found, key=lambda key: position[key[0]])
-    contributions: dict[str, list[Contribution]] = {}
-    for number, key in enumerate(groups):
-        for term, weight in _centroid(found[key]).items():
-            contributions.setdefault(term, []).append((number, idf[term] * weight))
-    return groups, contributions
+def _groups(declared: Sequence[tuple[str, str, str]], position: Mapping[str, int]
+            ) -> list[tuple[str, str]]:
+    """The example groups as (agent, group), agent by agent (declaration order within an
+    agent); one group per agent when there would be more than a model can hold."""
+    found = list(dict.fromkeys((agent, group) for _text, agent, group in declared))
+    if len(found) > MAX_CLASSES:
+        found = list(dict.fromkeys((agent, "") for _text, agent, _group in declared))
+    return sorted(found, key=lambda key: position[key[0]])
 
 
 def _exact(
-    declared: Sequence[tuple[str, str, str]], normalizer: Normalizer, position: Mapping[str, int]
+    tokens: Sequence[Sequence[str]], declared: Sequence[tuple[str, str, str]],
+    position: Mapping[str, int],
 ) -> Mapping[tuple[str, ...], int]:
     """Normalized example -> its agent's position, leaving out one said for several agents."""
     owners: dict[tuple[str, ...], set[int]] = {}
-    for text, agent, _group in declared:
-        owners.setdefault(tuple(normalizer.tokens(text)), set()).add(position[agent])
+    for words, (_text, agent, _group) in zip(tokens, declared, strict=True):
+        owners.setdefault(tuple(words), set()).add(position[agent])
     return MappingProxyType({words: min(agents) for words, agents in owners.items()
                              if words and len(agents) == 1})

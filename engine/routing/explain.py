@@ -29,7 +29,7 @@ def headline(decision: RouteDecision) -> str:
     elif layer is Layer.keyword:
         how = f"keyword: {', '.join(decision.matched_capabilities)}"
     elif layer is Layer.example and decision.examples is not None:
-        how = f"examples: similarity {decision.examples.score:.2f}"
+        how = f"examples: probability {decision.examples.score:.2f}"
     else:
         how = "fallback"
     return f"{decision.target} ({how})"
@@ -75,12 +75,12 @@ def render_text(
 
 
 def _example_lines(decision: RouteDecision) -> list[str]:
-    """What the examples layer saw: the closest agents, deciding terms, nearest examples."""
+    """What the examples layer saw: the most probable agents, deciding terms, nearest examples."""
     match = decision.examples
     if match is None:
         return []
     runner = f"; runner-up {match.second} {match.runner_up:.2f}" if match.second else ""
-    lines = [f"  examples:     closest {match.agent} {match.score:.2f}{runner}; "
+    lines = [f"  examples:     most probable {match.agent} {match.score:.2f}{runner}; "
              f"margin {match.margin:.2f}"]
     if match.terms:
         terms = ", ".join(f"{term!r} +{weight:.2f}" for term, weight in match.terms)

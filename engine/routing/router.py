@@ -36,7 +36,7 @@ _BY_TOOL = "the handoff tool names this agent"
 _BY_TARGET = "the request names this agent"
 _BY_RULE = "the first rule whose conditions all hold"
 _BY_KEYWORDS = "the allowed agent with the most matched capabilities"
-_BY_EXAMPLES = "the agent whose examples are closest, clear of the runner-up"
+_BY_EXAMPLES = "the agent the examples make most probable, clear of the runner-up"
 _BY_FALLBACK = "no trigger, rule, keyword or example matched: the configured fallback"
 
 
@@ -210,24 +210,13 @@ class Router:
         ))
 
     def _nearest(self, tokens: list[str]) -> ExampleMatch | None:
-        """The two agents whose examples are closest to the text (declaration order on ties)."""
+        """Every agent's probability by the examples, the most probable two first."""
         index = self._examples
         assert index is not None
-        scores, norm = index.scores(tokens)
-        if not scores or not norm:
+        found = index.probabilities(tokens)
+        if found is None:
             return None
-        best, top, second, runner = -1, -1.0, -1, -1.0
-        for position, value in scores.items():
-            if value > top or (value == top and position < best):
-                second, runner = best, top
-                best, top = position, value
-            elif value > runner or (value == runner and position < second):
-                second, runner = position, value
-        limit = self._tables.examples.nearest
-        return ExampleMatch(
-            index, tokens, scores, norm, best=best, second=None if second < 0 else second,
-            limit=limit,
-        )
+        return ExampleMatch(index, tokens, found, limit=self._tables.examples.nearest)
 
     def _by_examples(
         self,
@@ -242,7 +231,8 @@ class Router:
         """The closest agent when it is close enough and clear of the runner-up (and of the
         sender, when `kept`), under policy; otherwise nothing (the request falls through)."""
         settings = self._tables.examples
-        if kept or match.score < settings.min_score or match.margin < settings.margin:
+        if (kept or not match.informative or match.score < settings.min_score
+                or match.margin < settings.margin):
             reason: Reason | None = Reason.unclear
         else:
             reason = policy.check(self._tables, sender, match.agent, history)

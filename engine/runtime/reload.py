@@ -115,7 +115,7 @@ class Reloader:
         self._looking = threading.Lock()
         before = self._scan()
         with collector_paused(freeze=True):
-            self._current = self._load(self.path)
+            self._current = self._load(self.path).warm()
         after = self._scan()
         self._folders = after.folders
         unstable = after.stats != before.stats
@@ -198,7 +198,7 @@ class Reloader:
     def _try_load(self) -> tuple[Snapshot | None, tuple[Issue, ...]]:
         try:
             with collector_paused(freeze=True):
-                snapshot = self._load(self.path)
+                snapshot = self._load(self.path).warm()
         except ConfigError as error:
             if any(found.code == "internal-error" for found in error.issues):
                 self._forget()

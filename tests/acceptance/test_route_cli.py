@@ -254,7 +254,7 @@ def test_explain_shows_normalization_and_the_examples_layer() -> None:
     done = handoff("route", BANKING, "--from", "concierge", text, "--explain")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0].startswith("fraud_agent (examples: similarity ")
+    assert lines[0].startswith("fraud_agent (examples: probability ")
     assert "normalized:   'yeah so my card i think somebodi stole it' (nfkc, casefold" \
         in done.stdout
     assert "deciding terms: 'stole'" in done.stdout
