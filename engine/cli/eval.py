@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable
 
 from engine.config.loader import load_config
 from engine.errors import UsageError
-from engine.evaluation.corpus import CorpusReader
+from engine.evaluation.corpus import CorpusReader, Row
+from engine.evaluation.labels import load_labels
 from engine.evaluation.report import RENDER_BY_NAME, Report, Threshold
 from engine.evaluation.run import Evaluation, evaluate
+from engine.evaluation.sweep import curve
 from engine.routing.router import Router
 
 NAME = "eval"
@@ -49,6 +52,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-false-transfers", type=_fraction, metavar="X",
                         help="exit 1 when more than X of the rows that should stay with their "
                              "sender are routed away")
+    parser.add_argument("--labels", metavar="FILE",
+                        help="a YAML mapping of the corpus's labels to agents (a corpus "
+                             "labelled by intent, say)")
+    parser.add_argument("--curve", action="store_true",
+                        help="also show accuracy, specialist recall and false transfers with "
+                             "the examples layer answering from each min_score (0-0.95)")
     parser.add_argument("--worst", type=int, default=10, metavar="N",
                         help="how many of the worst misses to show (default: 10)")
 
@@ -76,11 +85,16 @@ def execute(args: argparse.Namespace) -> int:
         raise UsageError("--worst must be 0 or more")
     snapshot = load_config(args.path)
     agents = tuple(snapshot.agents)
-    reader = CorpusReader(args.corpus, agents=agents, entry=snapshot.config.engine.entry)
-    evaluation = evaluate(Router(snapshot), reader, agents=agents, worst=args.worst)
+    labels = load_labels(args.labels, agents=agents) if args.labels else None
+    reader = CorpusReader(args.corpus, agents=agents, entry=snapshot.config.engine.entry,
+                          labels=labels)
+    rows: Iterable[Row] = list(reader) if args.curve else reader
+    evaluation = evaluate(Router(snapshot), rows, agents=agents, worst=args.worst)
     thresholds = _thresholds(args, evaluation)
     issues = tuple(reader.issues)
-    report = Report(args.corpus, evaluation, issues, tuple(thresholds), reader.bad_rows)
+    points = tuple(curve(snapshot, list(rows))) if args.curve else ()
+    report = Report(args.corpus, evaluation, issues, tuple(thresholds), reader.bad_rows,
+                    points)
     if args.format == "text":
         for issue in issues:
             print(issue, file=sys.stderr)

@@ -23,6 +23,8 @@ MAX_LINE = 64 * 1024
 MAX_ISSUES = 100
 """Bad rows reported one by one; past that they are only counted."""
 REQUIRED = ("text", "agent")
+LABEL_COLUMNS = ("agent", "label", "intent", "category")
+"""Where a row's label is read from: the first of these columns (or JSON fields) present."""
 CODES = {
     "corpus-encoding": "a line that is not valid UTF-8",
     "corpus-too-long": "a line longer than the limit",
@@ -31,6 +33,7 @@ CODES = {
     "corpus-syntax": "a line that is not valid CSV or JSON",
     "corpus-unknown-agent": "an agent or sender that the config does not declare",
     "corpus-context": "a context that is not a JSON object",
+    "corpus-unknown-label": "a label the label map (`--labels`) does not map to an agent",
 }
 
 
@@ -84,9 +87,12 @@ class CorpusReader:
     `issues` holds the first `MAX_ISSUES`, located. Rows without `from` come from `entry`;
     names are checked against `agents`."""
 
-    def __init__(self, path: str | Path, *, agents: Collection[str], entry: str) -> None:
+    def __init__(
+        self, path: str | Path, *, agents: Collection[str], entry: str,
+        labels: Mapping[str, str] | None = None,
+    ) -> None:
         self.path = Path(path)
-        self.agents, self.entry = agents, entry
+        self.agents, self.entry, self.labels = agents, entry, labels
         self.issues: list[Issue] = []
         self.bad_rows = 0
         if not self.path.is_file():
@@ -109,11 +115,12 @@ class CorpusReader:
         reader = csv.reader(lines, strict=True)
         try:
             header = [name.strip().lower() for name in next(reader, [])]
-            missing = [name for name in REQUIRED if name not in header]
+            missing = [name for name in REQUIRED if name not in _columns(header)]
             if missing:
                 names = ", ".join(map(repr, missing))
                 self._issue(1, "corpus-columns", f"missing column(s) {names}; the header "
-                            f"must name at least 'text' and 'agent' (got {header})")
+                            "must name at least 'text' and 'agent' (or 'label', 'intent', "
+                            f"'category') (got {header})")
                 return
             while True:
                 try:
@@ -158,7 +165,7 @@ class CorpusReader:
             if not isinstance(values, dict):
                 self._issue(lines.number, "corpus-syntax", "a line must hold a JSON object")
                 continue
-            missing = [name for name in REQUIRED if name not in values]
+            missing = [name for name in REQUIRED if name not in _columns(values)]
             if missing:
                 self._issue(lines.number, "corpus-columns",
                             f"missing field(s) {', '.join(map(repr, missing))}")
@@ -168,7 +175,15 @@ class CorpusReader:
                 yield row
 
     def _row(self, line: int, values: Mapping[str, Any], context: Any) -> Row | None:
-        text, agent = values.get("text"), values.get("agent")
+        text = values.get("text")
+        agent = next((values[name] for name in LABEL_COLUMNS if name in values), None)
+        if self.labels is not None and isinstance(agent, str) and agent.strip():
+            label = agent.strip()
+            agent = self.labels.get(label)
+            if agent is None:
+                self._issue(line, "corpus-unknown-label",
+                            f"label {label!r} is not in the label map{suggest(label, self.labels)}")
+                return None
         sender = values.get("from") or self.entry
         if not isinstance(text, str) or not isinstance(agent, str) or not isinstance(sender, str):
             self._issue(line, "corpus-syntax", "'text', 'agent' and 'from' must be strings")
@@ -187,6 +202,14 @@ class CorpusReader:
             self._issue(line, "corpus-context", "context must be a JSON object")
             return None
         return Row(line, text, agent.strip(), sender.strip(), context)
+
+
+def _columns(names: Collection[str]) -> set[str]:
+    """The required names a header or object holds, any label column counting as `agent`."""
+    found = set(names)
+    if found & set(LABEL_COLUMNS):
+        found.add("agent")
+    return found
 
 
 def _is_jsonl(path: Path, stream: IO[bytes]) -> bool:

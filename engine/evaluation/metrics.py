@@ -114,6 +114,13 @@ class Tally:
             result.append(AgentScore(agent, expected[agent], precision, recall, f1))
         return result
 
+    @property
+    def macro_f1(self) -> float:
+        """The mean F1 of the agents rows expected (each agent counts once, whatever its
+        number of rows)."""
+        found = [score.f1 for score in self.scores() if score.support]
+        return sum(found) / len(found) if found else 0.0
+
     def recall_of(self, agent: str) -> float:
         total = sum(count for (truth, _), count in self.confusion.items() if truth == agent)
         return _ratio(self.confusion[agent, agent], total)

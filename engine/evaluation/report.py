@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from engine.evaluation.run import Evaluation
+from engine.evaluation.sweep import Point
 from engine.issues import Issue
 
 _TOP_TRIGGERS = 15
@@ -44,6 +45,8 @@ class Report:
     issues: tuple[Issue, ...]
     thresholds: tuple[Threshold, ...]
     bad_rows: int = 0
+    curve: tuple[Point, ...] = ()
+    """The examples layer's threshold curve, when asked for (`--curve`)."""
 
 
 def summary(evaluation: Evaluation) -> dict[str, Any]:
@@ -55,6 +58,7 @@ def summary(evaluation: Evaluation) -> dict[str, Any]:
         "transfer_rows": tally.transfer_rows,
         "false_transfer_rate": round(tally.false_transfer_rate, 4),
         "false_transfers": tally.false_transfers,
+        "macro_f1": round(tally.macro_f1, 4),
         "stay_rows": tally.stay_rows,
         "no_route_rate": round(tally.no_route_rate, 4),
         "latency_us": {"p50": round(tally.percentile(0.5), 2),
@@ -88,6 +92,9 @@ def render_json(report: Report) -> str:
         "thresholds": [{"what": t.what, "limit": t.limit, "value": round(t.value, 4),
                         "passed": t.passed} for t in report.thresholds],
     }
+    if report.curve:
+        document["curve"] = [{key: round(value, 4) for key, value in asdict(point).items()}
+                             for point in report.curve]
     return json.dumps(document, indent=2, ensure_ascii=False)
 
 
@@ -114,6 +121,7 @@ def _headline(report: Report) -> list[str]:
         f"false transfers:   {tally.false_transfer_rate:6.1%}  ({tally.false_transfers}/"
         f"{tally.stay_rows} rows that should stay with their sender, routed away)",
         f"no route:          {tally.no_route_rate:6.1%}  ({tally.no_route} rows)",
+        f"macro-F1:          {tally.macro_f1:6.1%}  (the mean of the agents' F1)",
         f"latency:           p50 {tally.percentile(0.5):.1f} us, "
         f"p99 {tally.percentile(0.99):.1f} us",
     ]
@@ -140,8 +148,19 @@ def render_text(report: Report) -> str:
             lines.append(f"  line {miss.line}: {miss.text!r}: expected {miss.expected}, "
                          f"got {miss.got}")
             lines.append(f"      {miss.why}")
+    lines += _curve(report.curve)
     lines += [f"thresholds: {threshold}" for threshold in report.thresholds]
     return "\n".join(lines)
+
+
+def _curve(points: tuple[Point, ...]) -> list[str]:
+    if not points:
+        return []
+    lines = ["", "examples layer answering from min_score (the set's margin and temperature):",
+             f"  {'min_score':>9}{'accuracy':>10}{'recall':>9}{'false':>8}"]
+    lines += [f"  {p.min_score:>9.2f}{p.accuracy:>10.1%}{p.specialist_recall:>9.1%}"
+              f"{p.false_transfer_rate:>8.1%}" for p in points]
+    return lines
 
 
 def render_github(report: Report) -> str:

@@ -1,6 +1,6 @@
-"""Learning from a labelled corpus: split it, choose the examples layer's thresholds and learn
-examples and keywords from one part, measure the gain on the other, then learn again from all
-of it for the set to write.
+"""Learning from a labelled corpus: clean the rows, split them, choose the examples layer's
+thresholds on one part of the learning rows after learning from the rest, measure on the
+held-out part what learning gains, then learn from every row with those thresholds.
 
 Pure over models and rows; `engine.learning.write` writes the files.
 """
@@ -8,23 +8,31 @@ Pure over models and rows; `engine.learning.write` writes the files.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.config.snapshot import Snapshot, compile_snapshot
 from engine.evaluation.corpus import Row
 from engine.evaluation.metrics import Tally
 from engine.evaluation.run import evaluate
-from engine.learning.examples import Learned, choose_examples, with_examples
+from engine.evaluation.sweep import Thresholds, with_thresholds
+from engine.learning.clean import Report, clean
+from engine.learning.examples import Learned, Place, choose_examples, with_examples
 from engine.learning.keywords import Keyword, log_odds
-from engine.learning.thresholds import Thresholds, choose_thresholds, with_thresholds
+from engine.learning.thresholds import choose_thresholds
 from engine.learning.write import primary_capability
 from engine.routing.router import Router
+
+VALIDATION = 0.2
+"""Share of the learning rows the thresholds are chosen on."""
+TOTAL = 10_000
+"""Most examples learned in all (see `choose_examples`): what bounds the cost of fitting."""
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """What was learned from all rows, and the before/after tallies on the held-out part."""
+    """What was learned from all rows, the before/after tallies on the held-out part, and
+    what cleaning the corpus did."""
 
     learned: Learned
     keywords: tuple[Keyword, ...]
@@ -33,6 +41,7 @@ class Outcome:
     after: Tally
     train_rows: int
     test_rows: int
+    report: Report
 
 
 def split(
@@ -84,40 +93,54 @@ def mine_keywords(snapshot: Snapshot, rows: Sequence[Row]) -> list[Keyword]:
 
 
 def learn_from(
-    snapshot: Snapshot, rows: Sequence[Row], *, cap: int
+    snapshot: Snapshot, rows: Sequence[Row], *, cap: int, total: int = TOTAL,
+    keywords: bool = False, places: dict[tuple[str, str], Place] | None = None,
 ) -> tuple[Learned, list[Keyword]]:
-    keywords = mine_keywords(snapshot, rows)
-    base = with_keywords(snapshot, keywords)
-    return choose_examples(base, rows, cap=cap), keywords
+    mined = mine_keywords(snapshot, rows) if keywords else []
+    base = with_keywords(snapshot, mined) if mined else snapshot
+    return choose_examples(base, rows, cap=cap, total=total, places=places), mined
 
 
 def learned_snapshot(snapshot: Snapshot, learned: Learned, keywords: Sequence[Keyword]) -> Snapshot:
-    base = with_keywords(snapshot, keywords)
+    base = with_keywords(snapshot, keywords) if keywords else snapshot
     config = with_examples(base.config, learned.added)
     return compile_snapshot(config, version=snapshot.version, root=snapshot.root)
 
 
-def learn(snapshot: Snapshot, rows: Sequence[Row], *, holdout: float, cap: int) -> Outcome:
+def learn(
+    snapshot: Snapshot, rows: Iterable[Row], *, holdout: float, cap: int, total: int = TOTAL,
+    max_false_transfer: float | None = None, keywords: bool = False,
+) -> Outcome:
     """Measure on a held-out part what learning from the rest gains (thresholds chosen on
-    the rest too), then learn from all rows with those thresholds."""
-    train, test = split(rows, snapshot, holdout)
-    names = tuple(snapshot.agents)
-    thresholds = tuned_thresholds(snapshot, train, cap=cap)
+    the rest too), then learn from all rows with those thresholds. `max_false_transfer`
+    (default: the set's own `examples.max_false_transfer`) bounds the chosen thresholds."""
+    kept, report = clean(rows, snapshot)
+    train, test = split(kept, snapshot, holdout)
+    if max_false_transfer is None:
+        max_false_transfer = snapshot.config.engine.examples.max_false_transfer
+    places: dict[tuple[str, str], Place] = {}  # the same base examples throughout
+    thresholds = tuned_thresholds(snapshot, train, cap=cap, total=total // 2,
+                                  keywords=keywords, max_false_transfer=max_false_transfer,
+                                  places=places)
     tuned = with_thresholds(snapshot, thresholds)
-    trial = learned_snapshot(tuned, *learn_from(tuned, train, cap=cap))
+    trial = learned_snapshot(tuned, *learn_from(tuned, train, cap=cap, total=total,
+                                                keywords=keywords, places=places))
+    names = tuple(snapshot.agents)
     before = evaluate(Router(snapshot), test, agents=names, worst=0).tally
     after = evaluate(Router(trial), test, agents=names, worst=0).tally
-    learned, keywords = learn_from(tuned, rows, cap=cap)
-    return Outcome(learned, tuple(keywords), thresholds, before, after, len(train), len(test))
+    learned, mined = learn_from(tuned, kept, cap=cap, total=total, keywords=keywords,
+                                places=places)
+    return Outcome(learned, tuple(mined), thresholds, before, after, len(train), len(test),
+                   report)
 
 
-def tuned_thresholds(snapshot: Snapshot, rows: Sequence[Row], *, cap: int) -> Thresholds:
-    """The examples-layer thresholds a set learned from `rows` routes best with."""
-    def learner(base: Snapshot, part: Sequence[Row]) -> Snapshot:
-        return learned_snapshot(base, *learn_from(base, part, cap=cap))
-
-    def splitter(part: Sequence[Row], base: Snapshot, share: float) -> tuple[list[Row], list[Row]]:
-        return split(part, base, share, salt="thresholds ")
-
-    chosen, _accuracy = choose_thresholds(snapshot, rows, learner=learner, splitter=splitter)
-    return chosen
+def tuned_thresholds(
+    snapshot: Snapshot, rows: Sequence[Row], *, cap: int, total: int, keywords: bool,
+    max_false_transfer: float | None, places: dict[tuple[str, str], Place] | None = None,
+) -> Thresholds:
+    """The examples-layer thresholds a set learned from part of `rows` routes the rest of
+    them best with (see `choose_thresholds`)."""
+    fit, check = split(rows, snapshot, VALIDATION, salt="thresholds ")
+    learned = learned_snapshot(snapshot, *learn_from(
+        snapshot, fit, cap=cap, total=total, keywords=keywords, places=places))
+    return choose_thresholds(learned, check, max_false_transfer=max_false_transfer)

@@ -1,69 +1,72 @@
-"""Choosing the examples layer's `min_score` and `margin` for a learned set: each candidate pair
-is learned with on one part of the training rows and scored on the other; the most accurate
-pair wins (ties: the larger, more cautious values).
+"""Choosing the examples layer's `temperature`, `min_score` and `margin` for a learned set, on
+rows it did not learn from: the temperature that makes its probabilities most likely (least
+log loss), then the most accurate thresholds whose false transfers stay within the set's
+`max_false_transfer` (or the fewest false transfers, when none does). Ties: the more cautious.
 
-Pure over models and rows; the learning itself is `engine.learning.learn`'s.
+Candidates are scored by arithmetic over rows routed once each way (`engine.evaluation.sweep`).
+Pure over models and rows.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+import math
+from collections.abc import Sequence
 
-from engine.config.snapshot import Snapshot, compile_snapshot
+from engine.config.snapshot import Snapshot
 from engine.evaluation.corpus import Row
-from engine.evaluation.run import evaluate
-from engine.routing.router import Router
+from engine.evaluation.sweep import Thresholds, seen_rows, tally_at, thresholds_of
 
-MIN_SCORES = (0.05, 0.1, 0.15)
-MARGINS = (0.02, 0.03, 0.05)
-VALIDATION = 0.2
-"""Share of the training rows each candidate is scored on."""
-
-
-@dataclass(frozen=True, slots=True, order=True)
-class Thresholds:
-    """An examples-layer `min_score` and `margin`."""
-
-    min_score: float
-    margin: float
-
-
-def thresholds_of(snapshot: Snapshot) -> Thresholds:
-    settings = snapshot.config.engine.examples
-    return Thresholds(settings.min_score, settings.margin)
-
-
-def with_thresholds(snapshot: Snapshot, chosen: Thresholds) -> Snapshot:
-    """`snapshot` recompiled with the examples layer answering at `chosen`."""
-    engine = snapshot.config.engine
-    examples = engine.examples.model_copy(
-        update={"min_score": chosen.min_score, "margin": chosen.margin})
-    config = snapshot.config.model_copy(
-        update={"engine": engine.model_copy(update={"examples": examples})})
-    return compile_snapshot(config, version=snapshot.version, root=snapshot.root)
-
-
-Learner = Callable[[Snapshot, Sequence[Row]], Snapshot]
-"""Learns from rows into a new snapshot (examples and keywords added)."""
-Splitter = Callable[[Sequence[Row], Snapshot, float], tuple[list[Row], list[Row]]]
+TEMPERATURES = (0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0)
+MIN_SCORES = (0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
+MARGINS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5)
+LOG_LOSS_ROWS = 2_000
+"""Rows the temperature is fitted on, at most (enough for one number)."""
 
 
 def choose_thresholds(
-    snapshot: Snapshot, rows: Sequence[Row], *, learner: Learner, splitter: Splitter
-) -> tuple[Thresholds, float]:
-    """The candidate (and the set's own thresholds) whose learned set routes the validation
-    part of `rows` best, and that accuracy. Too few rows to hold some out: the set's own."""
-    own = thresholds_of(snapshot)
-    fit, check = splitter(rows, snapshot, VALIDATION)
-    if not fit or not check:
-        return own, 0.0
-    candidates = sorted({own, *(Thresholds(s, m) for s in MIN_SCORES for m in MARGINS)})
-    names = tuple(snapshot.agents)
+    learned: Snapshot, rows: Sequence[Row], *, max_false_transfer: float | None
+) -> Thresholds:
+    """The thresholds `learned` routes `rows` best with (see the module docstring). No rows:
+    the set's own."""
+    if not rows:
+        return thresholds_of(learned)
+    temperature = _temperature(learned, rows)
+    seen = seen_rows(learned, rows, temperature)
     scored = []
-    for candidate in candidates:
-        learned = learner(with_thresholds(snapshot, candidate), fit)
-        tally = evaluate(Router(learned), check, agents=names, worst=0).tally
-        scored.append((round(tally.accuracy, 6), candidate))
-    accuracy, best = max(scored)
-    return best, accuracy
+    for min_score in MIN_SCORES:
+        for margin in MARGINS:
+            accuracy, _recall, false_transfers = tally_at(seen, min_score, margin)
+            within = max_false_transfer is None or false_transfers <= max_false_transfer
+            scored.append(((within, -false_transfers if not within else 0.0, accuracy),
+                           Thresholds(min_score, margin, temperature)))
+    return max(scored)[1]
+
+
+def _temperature(learned: Snapshot, rows: Sequence[Row]) -> float:
+    """The temperature whose probabilities give the rows' own agents the least log loss."""
+    index = learned.example_index
+    if index is None:
+        return thresholds_of(learned).temperature
+    position = {name: n for n, name in enumerate(index.agent_names)}
+    scored: list[tuple[tuple[float, ...], set[int]]] = []
+    for row in rows:
+        found = index.probabilities(index.normalizer.tokens(row.text))
+        agent = position.get(row.agent)
+        if found is None or agent is None or agent not in found.agents:
+            continue
+        scored.append((found.groups, {g for g, a in enumerate(index.group_agents) if a == agent}))
+    if not scored:
+        return thresholds_of(learned).temperature
+    scored = scored[:LOG_LOSS_ROWS]
+    return min(TEMPERATURES, key=lambda t: (_log_loss(scored, t), t))
+
+
+def _log_loss(scored: Sequence[tuple[tuple[float, ...], set[int]]], temperature: float) -> float:
+    total = 0.0
+    for groups, mine in scored:
+        logits = [value / temperature for value in groups]
+        top = max(logits)
+        shares = [math.exp(logit - top) for logit in logits]
+        right = sum(share for g, share in enumerate(shares) if g in mine)
+        total -= math.log(max(right / sum(shares), 1e-300))
+    return total

@@ -17,9 +17,9 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from engine.config.snapshot import Snapshot
 from engine.errors import UsageError
+from engine.evaluation.sweep import Thresholds, thresholds_of
 from engine.learning.examples import Place
 from engine.learning.keywords import Keyword
-from engine.learning.thresholds import Thresholds, thresholds_of
 
 
 def _yaml() -> YAML:
@@ -119,15 +119,16 @@ def write_learned(
 
 
 def _set_thresholds(document: CommentedMap, thresholds: Thresholds, note: str) -> None:
-    """Set `examples.min_score` and `examples.margin` in an engine document."""
+    """Set `examples.min_score`, `margin` and `temperature` in an engine document."""
     block = document.get("examples")
     if not isinstance(block, CommentedMap):
         block = CommentedMap()
         document["examples"] = block
     block["min_score"] = thresholds.min_score
     block["margin"] = thresholds.margin
+    block["temperature"] = thresholds.temperature
     document.yaml_set_comment_before_after_key(
-        "examples", before=f"{note} (min_score, margin: the most accurate on held-out rows)")
+        "examples", before=f"{note} (min_score, margin, temperature: chosen on held-out rows)")
 
 
 def _keyword_edits(

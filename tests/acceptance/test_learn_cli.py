@@ -48,7 +48,9 @@ def test_learn_writes_a_checked_copy_and_leaves_the_original(tmp_path: Path) -> 
     report = json.loads(done.stdout)
     assert set(report["before"]) == set(report["after"]) == {
         "accuracy", "specialist_recall", "false_transfer_rate"}
-    assert report["test_rows"] + report["train_rows"] == 306
+    left_out = sum(found["rows"] for reason, found in report["cleaning"].items()
+                   if reason != "cut")
+    assert report["test_rows"] + report["train_rows"] + left_out == 306
     assert sum(report["examples"].values()) > 0
     assert handoff("check", out, "--strict").returncode == 0
     text = (out / "capabilities.yaml").read_text()
@@ -95,8 +97,39 @@ def test_learn_never_writes_over_files(tmp_path: Path, where: str) -> None:
     assert not (BANKING / "learned").exists()
 
 
-def test_bad_rows_write_nothing(tmp_path: Path) -> None:
+def test_a_corpus_of_bad_rows_only_writes_nothing(tmp_path: Path) -> None:
     corpus = write_corpus(tmp_path / "c.csv", [("stolen card", "fraud")])
     done = handoff("learn", BANKING, corpus, "--out", tmp_path / "out")
-    assert done.returncode == 1 and "did you mean 'fraud_agent'" in done.stderr
+    assert done.returncode == 2 and "did you mean 'fraud_agent'" in done.stderr
+    assert "holds no rows to learn from" in done.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_a_hostile_corpus_is_reported_by_row_and_still_gives_a_valid_set(tmp_path: Path) -> None:
+    """Conflicting labels, duplicates, an unknown label, a 1 MB row, bytes that are not UTF-8,
+    line separators inside text: located in the report, left out or cleaned, and the written
+    set passes `check --strict`."""
+    good = [(f"my gizmo number {n} broke", "claims_intent") for n in range(30)]
+    good += [(f"what is my balance number {n}", "everyday") for n in range(30)]
+    lines = ["text,label"] + [f"{text},{label}" for text, label in good] + [
+        "my gizmo number 1 broke,everyday",          # outvoted by two claims rows
+        "My gizmo number 1 broke!,claims_intent",     # a duplicate
+        "hello there,nobody_knows",                    # a label the map does not have
+        "x" * 1_000_000 + ",everyday",                 # longer than a line may be
+        "line\u2028two,everyday",
+    ]
+    corpus = tmp_path / "hostile.csv"
+    corpus.write_bytes("\n".join(lines).encode("utf-8") + b"\nbad \xff byte,everyday\n")
+    labels = tmp_path / "labels.yaml"
+    labels.write_text("intents:\n  claims_intent: claims\n  everyday: {agent: concierge}\n")
+    out = tmp_path / "out"
+    done = handoff("learn", BANKING, corpus, "--out", out, "--labels", labels,
+                   "--format", "json")
+    assert done.returncode == 0, done.stderr
+    stderr = done.stderr
+    assert "label 'nobody_knows' is not in the label map" in stderr
+    assert "longer than" in stderr and "not valid UTF-8" in stderr
+    report = json.loads(done.stdout)
+    assert report["cleaning"]["conflict"]["rows"] == 1
+    assert report["cleaning"]["duplicate"]["rows"] == 1
+    assert handoff("check", out, "--strict").returncode == 0

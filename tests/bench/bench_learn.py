@@ -19,8 +19,8 @@ from pathlib import Path
 from engine.config.loader import load_config
 from engine.config.snapshot import Snapshot
 from engine.evaluation.corpus import Row
+from engine.evaluation.sweep import with_thresholds
 from engine.learning.learn import learn_from, learned_snapshot, tuned_thresholds
-from engine.learning.thresholds import with_thresholds
 from engine.routing import Router, RouteRequest
 
 sys.path.insert(0, str(Path(__file__).parent))

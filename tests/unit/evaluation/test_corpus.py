@@ -41,9 +41,27 @@ def test_jsonl_rows(tmp_path: Path) -> None:
 
 
 def test_missing_columns_stop_a_csv_at_its_header(tmp_path: Path) -> None:
-    rows, issues = read(tmp_path, "c.csv", b"text,label\nhello,claims\n")
+    rows, issues = read(tmp_path, "c.csv", b"text,topic\nhello,claims\n")
     assert rows == [] and issues[0][:2] == (1, "corpus-columns")
     assert "'agent'" in issues[0][2]
+
+
+@pytest.mark.parametrize("column", ["label", "intent", "category"])
+def test_a_label_column_by_another_common_name_is_read(tmp_path: Path, column: str) -> None:
+    rows, issues = read(tmp_path, "c.csv", f"text,{column}\nhello,claims\n".encode())
+    assert [row.agent for row in rows] == ["claims"] and issues == []
+
+
+def test_a_label_map_turns_labels_into_agents_and_locates_the_unmapped(tmp_path: Path) -> None:
+    from engine.evaluation.corpus import CorpusReader
+
+    path = tmp_path / "c.csv"
+    path.write_bytes(b"text,category\nmy card is gone,lost_card\nhi,chit_chat\nwho,nobody\n")
+    reader = CorpusReader(path, agents=AGENTS, entry="concierge",
+                          labels={"lost_card": "fraud_agent", "chit_chat": "concierge"})
+    assert [(row.line, row.agent) for row in reader] == [(2, "fraud_agent"), (3, "concierge")]
+    assert [(issue.line, issue.code) for issue in reader.issues] == [
+        (4, "corpus-unknown-label")]
 
 
 def test_bad_rows_are_located_and_skipped(tmp_path: Path) -> None:
@@ -104,3 +122,19 @@ def test_format_is_sniffed_without_a_known_suffix(tmp_path: Path) -> None:
     assert [r.agent for r in rows] == ["claims"]
     rows, _ = read(tmp_path, "d.txt", b"text,agent\nx,claims\n")
     assert [r.agent for r in rows] == ["claims"]
+
+
+def test_label_maps_are_read_flat_or_under_intents_and_checked(tmp_path: Path) -> None:
+    from engine.errors import UsageError
+    from engine.evaluation.labels import load_labels
+
+    flat, nested, wrong = (tmp_path / name for name in ("flat.yaml", "nested.yaml", "bad.yaml"))
+    flat.write_text("lost_card: fraud_agent\n")
+    nested.write_text("entry: concierge\nintents:\n  lost_card: {agent: fraud_agent, alt: x}\n")
+    wrong.write_text("lost_card: fraud_agnt\n")
+    assert load_labels(flat, agents=AGENTS) == load_labels(nested, agents=AGENTS) == {
+        "lost_card": "fraud_agent"}
+    with pytest.raises(UsageError, match="did you mean 'fraud_agent'"):
+        load_labels(wrong, agents=AGENTS)
+    with pytest.raises(UsageError, match="cannot be read"):
+        load_labels(tmp_path / "missing.yaml", agents=AGENTS)

@@ -1,21 +1,19 @@
-"""Learning pieces: weighted log-odds keywords, conflicting labels, the stable split."""
+"""Learning pieces: weighted log-odds keywords, cleaning a corpus, the stable split, examples up
+to a cap, thresholds chosen on held-out rows."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import shutil
+from pathlib import Path
 
 from engine.config.loader import load_config
-from engine.config.snapshot import Snapshot
 from engine.evaluation.corpus import Row
-from engine.learning.examples import choose_examples, distinct
+from engine.evaluation.sweep import Thresholds, thresholds_of, with_thresholds
+from engine.learning.clean import clean
+from engine.learning.examples import choose_examples
 from engine.learning.keywords import log_odds, spellings
-from engine.learning.learn import mine_keywords, split
-from engine.learning.thresholds import (
-    Thresholds,
-    choose_thresholds,
-    thresholds_of,
-    with_thresholds,
-)
+from engine.learning.learn import learn_from, learned_snapshot, mine_keywords, split
+from engine.learning.thresholds import MARGINS, MIN_SCORES, TEMPERATURES, choose_thresholds
 from engine.routing.normalize import Normalizer
 from tests.conftest import CONFIGS
 
@@ -38,12 +36,33 @@ def test_log_odds_finds_precise_frequent_terms_only() -> None:
                     min_support=10)[0].text != "wallet"
 
 
-def test_utterances_labelled_twice_are_left_out() -> None:
+def test_cleaning_keeps_one_row_per_text_and_agent_and_the_majority_label() -> None:
     snapshot = load_config(CONFIGS / "banking")
-    kept, conflicts = distinct(rows(("My card!", "fraud_agent"), ("my card", "concierge"),
-                                    ("hello", "concierge"), ("Hello", "concierge")), snapshot)
-    assert [row.text for row in kept] == ["hello"]
-    assert conflicts == ["My card!"]
+    kept, report = clean(rows(
+        ("My card!", "fraud_agent"), ("my card", "concierge"), ("card my", "fraud_agent"),
+        ("hello", "concierge"), ("Hello", "concierge"),
+        ("zebra crossing", "claims"), ("crossing zebra", "concierge"),
+        ("?!", "claims"),
+    ), snapshot)
+    assert [(row.text, row.agent) for row in kept] == [("My card!", "fraud_agent"),
+                                                         ("hello", "concierge")]
+    assert report.counts == {"duplicate": 2, "conflict": 1, "tie": 2, "no-words": 1}
+    assert report.samples["conflict"] == [(3, "my card")]
+
+
+def test_cleaning_lets_the_set_win_and_makes_every_text_writable() -> None:
+    snapshot = load_config(CONFIGS / "banking")
+    own = snapshot.config.capabilities["card_security"].examples[0]
+    other_agent = "claims"
+    long = "word " * 200
+    kept, report = clean(rows((own, "fraud_agent"), (own, other_agent),
+                              ("line one\u2028line\ttwo\x00three", "claims"),
+                              (long, "concierge")), snapshot)
+    assert report.counts["known"] == 1 and report.counts["set-conflict"] == 1
+    assert report.counts["cut"] == 1
+    texts = [row.text for row in kept]
+    assert "line one line two three" in texts
+    assert all(len(text) <= 500 and text == " ".join(text.split()) for text in texts)
 
 
 def test_the_split_is_stable_and_keeps_duplicates_together() -> None:
@@ -56,13 +75,15 @@ def test_the_split_is_stable_and_keeps_duplicates_together() -> None:
     assert sum(row.text.lower().startswith("same") for row in test) in (0, 2)
 
 
-def test_examples_are_chosen_from_misrouted_rows_within_the_cap() -> None:
+def test_every_row_becomes_an_example_up_to_the_cap_the_same_way_each_time() -> None:
     snapshot = load_config(CONFIGS / "banking")
     corpus = rows(*[(f"my gizmo {n} is kaput", "claims") for n in range(5)],
                   ("what's my balance", "concierge"))
     learned = choose_examples(snapshot, corpus, cap=3)
-    assert learned.count("claims") == 3 and learned.count("concierge") == 0
-    assert all(agent == "claims" for agent, _ in learned.added)
+    assert learned.count("claims") == 3 and learned.count("concierge") == 1
+    assert choose_examples(snapshot, list(reversed(corpus)), cap=3).count("claims") == 3
+    assert {tuple(sorted(texts)) for texts in learned.added.values()} == {
+        tuple(sorted(texts)) for texts in choose_examples(snapshot, corpus, cap=3).added.values()}
 
 
 def test_the_entry_agent_gets_no_keywords() -> None:
@@ -80,33 +101,29 @@ def test_a_part_split_again_with_a_salt_keeps_rows_on_both_sides() -> None:
     assert len(fit) > len(check) > 30
 
 
-def test_thresholds_are_chosen_on_held_out_rows() -> None:
+def test_thresholds_are_chosen_on_held_out_rows_within_the_false_transfer_bound() -> None:
     snapshot = load_config(CONFIGS / "banking")
-    corpus = rows(*[(f"my gizmo number {n} is kaput", "claims") for n in range(40)],
-                  *[(f"what is my balance number {n}", "concierge") for n in range(40)])
-    seen: list[tuple[Thresholds, int]] = []
+    corpus = rows(*[(f"my gizmo number {n} is kaput again", "claims") for n in range(40)],
+                  *[(f"what is my balance number {n} today", "concierge") for n in range(40)],
+                  *[(f"my gizmo balance {n}", "concierge") for n in range(10)])
+    fit, check = split(corpus, snapshot, 0.3, salt="t ")
+    learned = learned_snapshot(snapshot, *learn_from(snapshot, fit, cap=100))
+    chosen = choose_thresholds(learned, check, max_false_transfer=0.0)
+    assert chosen.temperature in TEMPERATURES
+    assert chosen.min_score in MIN_SCORES and chosen.margin in MARGINS
+    strict = with_thresholds(learned, chosen)
+    assert strict.config.engine.examples.margin == chosen.margin
+    stays = [row for row in check if row.agent == "concierge"]
+    from engine.routing import Router, RouteRequest
 
-    def learner(base: Snapshot, part: Sequence[Row]) -> Snapshot:
-        seen.append((thresholds_of(base), len(part)))
-        return base
-
-    def splitter(part: Sequence[Row], base: Snapshot, share: float
-                 ) -> tuple[list[Row], list[Row]]:
-        return split(part, base, share, salt="t ")
-
-    chosen, accuracy = choose_thresholds(snapshot, corpus, learner=learner, splitter=splitter)
-    candidates = {t for t, _ in seen}
-    assert thresholds_of(snapshot) in candidates and len(candidates) == len(seen) >= 9
-    assert all(0 < size < len(corpus) for _, size in seen)  # learned on part of the rows
-    assert chosen in candidates and 0 < accuracy <= 1
-    assert with_thresholds(snapshot, chosen).config.engine.examples.margin == chosen.margin
+    router = Router(strict)
+    assert all(router.route(RouteRequest(row.sender, row.text)).target is None for row in stays)
 
 
-def test_too_few_rows_keep_the_sets_own_thresholds() -> None:
+def test_no_rows_keep_the_sets_own_thresholds() -> None:
     snapshot = load_config(CONFIGS / "banking")
-    chosen, _ = choose_thresholds(snapshot, rows(("hello", "concierge")),
-                                  learner=lambda base, part: base, splitter=split)
-    assert chosen == thresholds_of(snapshot)
+    assert choose_thresholds(snapshot, [], max_false_transfer=None) == thresholds_of(snapshot)
+    assert isinstance(thresholds_of(snapshot), Thresholds)
 
 
 def test_keywords_made_of_words_common_in_other_agents_requests_are_not_mined() -> None:
@@ -123,3 +140,21 @@ def test_a_keyword_is_spelled_with_the_fewest_words() -> None:
     spelled = spellings(rows(("er don't know", "a"), ("um er don't", "a"), ("don't", "a")),
                          Normalizer())
     assert spelled[("do", "not")] == "don't"
+
+
+def test_examples_never_grow_a_file_past_the_size_a_set_file_may_have(tmp_path: Path) -> None:
+    from engine.learning.examples import FILE_BUDGET
+
+    folder = tmp_path / "banking"
+    shutil.copytree(CONFIGS / "banking", folder, ignore=shutil.ignore_patterns("corpus"))
+    capabilities = folder / "capabilities.yaml"
+    padding = "# " + "x" * 98 + "\n"
+    text = capabilities.read_text()
+    capabilities.write_text(text + padding * max(0, (850_000 - len(text)) // 100))  # ~850 KB
+    snapshot = load_config(folder)
+    corpus = rows(*[(f"fraud report {n} " + "stolen card " * 40, "fraud_agent")
+                    for n in range(300)])
+    learned = choose_examples(snapshot, corpus, cap=1000)
+    added = sum(len(text.encode()) + 16 for texts in learned.added.values() for text in texts)
+    assert learned.over_budget > 0 and learned.count("fraud_agent") > 0
+    assert capabilities.stat().st_size + added <= FILE_BUDGET

@@ -1,0 +1,47 @@
+"""A label map: which agent each label of a corpus means (`--labels FILE` of `handoff eval` and
+`handoff learn`), so a corpus labelled by intent is scored or learned at agent level as it is.
+
+A YAML or JSON mapping `label: agent`, at the top or under `intents:`; a value may also be
+`{agent: NAME, ...}` (other keys are notes). Reads one small file; never routes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
+
+from engine.config.validate import suggest
+from engine.errors import UsageError
+
+MAX_BYTES = 1 << 20
+
+
+def load_labels(path: str | Path, *, agents: Collection[str]) -> dict[str, str]:
+    """label -> agent from the file at `path`; a `UsageError` naming what is wrong."""
+    where = Path(path)
+    try:
+        if where.stat().st_size > MAX_BYTES:
+            raise UsageError(f"--labels {str(path)!r} is larger than {MAX_BYTES} bytes")
+        data = YAML(typ="safe").load(where.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, YAMLError) as error:
+        raise UsageError(f"--labels {str(path)!r} cannot be read: {error}") from None
+    if isinstance(data, dict) and isinstance(data.get("intents"), dict):
+        data = data["intents"]
+    if not isinstance(data, dict) or not data:
+        raise UsageError(f"--labels {str(path)!r} must map labels to agents")
+    return {str(label): _agent(str(path), str(label), value, agents)
+            for label, value in data.items()}
+
+
+def _agent(path: str, label: str, value: Any, agents: Collection[str]) -> str:
+    agent = value.get("agent") if isinstance(value, dict) else value
+    if not isinstance(agent, str):
+        raise UsageError(f"--labels {path!r}: label {label!r} names no agent")
+    if agent not in agents:
+        raise UsageError(f"--labels {path!r}: label {label!r} maps to {agent!r}, which is not "
+                         f"an agent of the config{suggest(agent, agents)}")
+    return agent
