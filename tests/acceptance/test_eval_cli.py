@@ -18,8 +18,8 @@ CORPUS = BANKING / "corpus"
 # Floors for the shipped corpora, a few points under what the set measures: the held-out ones
 # (and blind.csv, written before its author read the set's examples) were never tuned on.
 FLOORS = {
-    "dev.csv": ("0.95", "specialists=0.90", "0.02"),
-    "holdout.csv": ("0.88", "specialists=0.80", "0.04"),
+    "dev.csv": ("0.94", "specialists=0.90", "0.03"),
+    "holdout.csv": ("0.90", "specialists=0.85", "0.04"),
     "holdout_spoken.csv": ("0.90", "specialists=0.85", "0.05"),
     "blind.csv": ("0.85", "specialists=0.78", "0.03"),
 }
