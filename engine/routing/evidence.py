@@ -7,13 +7,16 @@ that is never explained costs nothing more. Pure; no policy here.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Sequence
 from itertools import pairwise
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from engine.routing.examples import ExampleIndex, Probabilities
 
 _TERMS = 5
+_probability = itemgetter(1)
 
 
 class NearestExample(NamedTuple):
@@ -39,17 +42,12 @@ class ExampleMatch:
         self, index: ExampleIndex, tokens: Sequence[str], found: Probabilities, *, limit: int
     ) -> None:
         self._index, self._tokens, self._found = index, tokens, found
-        best, top, second, runner = -1, -1.0, -1, -1.0
-        for position, value in found.agents.items():
-            if value > top or (value == top and position < best):
-                second, runner = best, top
-                best, top = position, value
-            elif value > runner or (value == runner and position < second):
-                second, runner = position, value
+        # the two most probable, the first declared on a tie (agents are in declaration order)
+        leaders = heapq.nlargest(2, found.agents.items(), key=_probability)
         names = index.agent_names
-        self.agent, self.score = names[best], top
-        self.second = None if second < 0 else names[second]
-        self.runner_up = max(runner, 0.0)
+        self.agent, self.score = names[leaders[0][0]], leaders[0][1]
+        self.second = names[leaders[1][0]] if len(leaders) > 1 else None
+        self.runner_up = leaders[1][1] if len(leaders) > 1 else 0.0
         self.informative = found.informative
         self.limit = limit
         self._built: dict[str, Any] = {}

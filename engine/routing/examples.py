@@ -37,13 +37,21 @@ class Example:
 @dataclass(frozen=True, slots=True)
 class Probabilities:
     """One request through the model: each agent's probability (by position; agents without
-    examples left out), each group's raw score, and whether the request holds a known word
-    that is not a stop word (a request without one never leaves its sender)."""
+    examples left out), whether the request holds a known word that is not a stop word (a
+    request without one never leaves its sender), its norm and the groups' raw scores (in
+    the model's units: see `groups`)."""
 
     agents: dict[int, float]
-    groups: tuple[float, ...]
     informative: bool
     norm: float
+    raw: list[float]
+    unit: float
+
+    @property
+    def groups(self) -> tuple[float, ...]:
+        """Each group's score (for explanations and for placing learned examples)."""
+        scale = 1.0 / (self.unit * self.norm)
+        return tuple(value * scale for value in self.raw)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +71,8 @@ class ExampleIndex:
     exact: Mapping[tuple[str, ...], int] = field(default_factory=dict)
     """Each example's normalized words -> its agent's position (examples of one agent only):
     a request that is one of an agent's examples is that agent's, with probability 1."""
+    one_group_each: bool = False
+    """Every agent has one group: its probability is its group's."""
     _built: dict[str, tuple[Example, ...]] = field(default_factory=dict, compare=False,
                                                    repr=False)
 
@@ -83,21 +93,24 @@ class ExampleIndex:
         scores = self.model.scores(tokens)
         if scores is None:
             return None
-        scale = 1.0 / (self.model.unit * scores.norm * self.temperature)
-        logits = [value * scale for value in scores.values]
-        top = max(logits)
-        shares = [math.exp(logit - top) for logit in logits]
-        total = sum(shares)
-        agents: dict[int, float] = {}
-        for group, share in enumerate(shares):
-            agent = self.group_agents[group]
-            agents[agent] = agents.get(agent, 0.0) + share / total
+        values, unit = scores.values, self.model.unit
+        scale = 1.0 / (unit * scores.norm * self.temperature)
+        top = max(values)
+        shares = [math.exp((value - top) * scale) for value in values]
+        inverse = 1.0 / sum(shares)
+        if self.one_group_each:
+            agents = dict(zip(self.group_agents, [share * inverse for share in shares],
+                              strict=True))
+        else:
+            agents = {}
+            for agent, share in zip(self.group_agents, shares, strict=True):
+                agents[agent] = agents.get(agent, 0.0) + share * inverse
         exact = self.exact.get(tuple(tokens)) if self.exact else None
         if exact is not None:
             agents = dict.fromkeys(agents, 0.0)
             agents[exact] = 1.0
-        groups = tuple(value / (self.model.unit * scores.norm) for value in scores.values)
-        return Probabilities(agents, groups, scores.informative or exact is not None, scores.norm)
+        return Probabilities(agents, scores.informative or exact is not None, scores.norm,
+                             values, unit)
 
     def group_scores(self, tokens: Sequence[str]) -> tuple[float, ...]:
         """Each group's raw score for the request (all 0 when no term is known)."""
@@ -163,6 +176,7 @@ def build_example_index(
         normalizer=normalizer,
         temperature=settings.temperature,
         exact=_exact(tokens, declared, position),
+        one_group_each=len({agent for agent, _group in groups}) == len(groups),
     )
 
 

@@ -42,7 +42,7 @@ class Scores:
     """One request's raw class scores (`norm * score` in `unit`s per 1.0) and what it held:
     its norm, and whether any of its words is known and not a stop word."""
 
-    values: tuple[float, ...]
+    values: list[float]
     norm: float
     informative: bool
 
@@ -89,7 +89,7 @@ class LinearModel:
         norm = math.sqrt(squared)
         layout = _layout(self.classes)
         fields = layout.unpack((total + _offset(self.classes)).to_bytes(layout.size, "little"))
-        values = tuple(f - _FIELD + b * norm for f, b in zip(fields, self.bias, strict=True))
+        values = [f - _FIELD + b * norm for f, b in zip(fields, self.bias, strict=True)]
         return Scores(values, norm, informative)
 
     def _unknown(self, word: str) -> Entry:

@@ -51,3 +51,33 @@ def noisy(text: str, rng: random.Random) -> str:
     if rng.random() < 0.2:
         text = text.replace("'", "")
     return text
+
+
+HOMOPHONES = {"to": "too", "two": "to", "for": "four", "four": "for", "their": "there",
+              "there": "their", "your": "you're", "card": "cart", "pin": "pen", "fee": "free",
+              "cash": "catch", "account": "a count", "where": "wear", "no": "know",
+              "know": "no", "new": "knew", "right": "write", "buy": "by", "one": "won",
+              "sent": "cent", "charge": "charged", "paid": "payed", "wait": "weight",
+              "find": "fined", "through": "threw", "here": "hear", "would": "wood"}
+
+
+def speech(text: str, rng: random.Random) -> str:
+    """`text` as a speech recognizer might hand it over: per word, a near-homophone (10%), a
+    long word split in two (5%), two words merged into one (5%), a short word dropped (10%);
+    lower-cased, without punctuation."""
+    words = [w.strip(".,?!;:\"") for w in text.lower().split()]
+    out: list[str] = []
+    for word in words:
+        roll = rng.random()
+        if len(word) <= 3 and roll < 0.10:
+            continue  # a short word the recognizer dropped
+        if roll < 0.20 and word in HOMOPHONES:
+            out.append(HOMOPHONES[word])
+        elif roll < 0.25 and len(word) >= 6:
+            cut = rng.randrange(2, len(word) - 2)
+            out += [word[:cut], word[cut:]]
+        elif roll < 0.30 and out:
+            out[-1] += word
+        else:
+            out.append(word)
+    return " ".join(out) or text
