@@ -11,8 +11,8 @@ from jsonschema.protocols import Validator
 
 from engine.validation.bounded import Located, bounded, locate
 from engine.validation.budget import BASE_UNITS, BudgetExceeded, spending
-from engine.validation.compiled import compile_payload_check
 from engine.validation.cost import schema_cost
+from engine.validation.payload_compiled import compile_payload_check
 from engine.validation.refs import LOCAL_ONLY
 from engine.validation.validators import SAFE_FORMATS, SafeValidator
 
