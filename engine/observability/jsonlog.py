@@ -96,8 +96,14 @@ class JsonFormatter(logging.Formatter):
 def log_json_to(stream: TextIO, *, level: int = logging.INFO) -> logging.Handler:
     """Send every `engine.*` log record to `stream` as JSON lines (what `--log-format json`
     does). Returns the handler, to remove it again."""
+    return log_to(stream, JsonFormatter(), level=level)
+
+
+def log_to(stream: TextIO, formatter: logging.Formatter, *, level: int) -> logging.Handler:
+    """Send every `engine.*` log record to `stream` through `formatter` (and nowhere else).
+    Returns the handler, to remove it again."""
     handler = logging.StreamHandler(stream)
-    handler.setFormatter(JsonFormatter())
+    handler.setFormatter(formatter)
     engine_logger = logging.getLogger("engine")
     engine_logger.addHandler(handler)
     engine_logger.setLevel(level)

@@ -8,7 +8,7 @@ import logging
 from datetime import datetime, timezone
 from typing import Any, TextIO
 
-from engine.observability.jsonlog import FIELDS, trace_ids
+from engine.observability.jsonlog import FIELDS, log_to, trace_ids
 from engine.observability.lines import escape_controls
 
 
@@ -35,13 +35,7 @@ class TextFormatter(logging.Formatter):
 def log_text_to(stream: TextIO, *, level: int = logging.INFO) -> logging.Handler:
     """Send every `engine.*` log record to `stream` as escaped text lines. Returns the
     handler, to remove it again."""
-    handler = logging.StreamHandler(stream)
-    handler.setFormatter(TextFormatter())
-    engine_logger = logging.getLogger("engine")
-    engine_logger.addHandler(handler)
-    engine_logger.setLevel(level)
-    engine_logger.propagate = False
-    return handler
+    return log_to(stream, TextFormatter(), level=level)
 
 
 def _key(key: object) -> str:

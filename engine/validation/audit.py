@@ -65,19 +65,22 @@ def _positions(
         stack.extend((child, item, scope) for child, item in reversed(list(_children(node, path))))
 
 
-def _mentions_refs(schema: Any) -> bool:
-    """Whether a `$ref` or `$dynamicRef` key appears anywhere (data included: a cheap upper
-    bound that spares schemas without refs the resolver)."""
+def every_mapping(schema: Any) -> Iterator[dict[str, Any]]:
+    """Every mapping anywhere inside `schema` (data included), without recursion."""
     stack = [schema]
     while stack:
         node = stack.pop()
         if isinstance(node, dict):
-            if "$ref" in node or "$dynamicRef" in node:
-                return True
+            yield node
             stack.extend(node.values())
         elif isinstance(node, list):
             stack.extend(node)
-    return False
+
+
+def _mentions_refs(schema: Any) -> bool:
+    """Whether a `$ref` or `$dynamicRef` key appears anywhere (data included: a cheap upper
+    bound that spares schemas without refs the resolver)."""
+    return any("$ref" in node or "$dynamicRef" in node for node in every_mapping(schema))
 
 
 class SchemaWalk:

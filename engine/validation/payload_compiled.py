@@ -15,6 +15,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
+from engine.validation.audit import every_mapping
 from engine.validation.bounded import MESSAGE_CHARS
 from engine.validation.budget import charge_reading
 from engine.validation.compiled import guarded
@@ -42,16 +43,10 @@ def _plain(pattern: str) -> bool:
 
 
 def _pattern_properties_plain(schema: Any) -> bool:
-    stack = [schema]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            found = node.get("patternProperties")
-            if isinstance(found, dict) and not all(map(_plain, found)):
-                return False
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
+    for node in every_mapping(schema):
+        found = node.get("patternProperties")
+        if isinstance(found, dict) and not all(map(_plain, found)):
+            return False
     return True
 
 
