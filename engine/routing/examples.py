@@ -11,6 +11,7 @@ thresholds are the router's business; explanations live in `engine.routing.evide
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -156,6 +157,28 @@ def build_example_index(
     if not declared:
         return None
     names = tuple(agent.name for agent in agents)
+    key = (tuple(declared), names, normalizer.spec, settings.temperature,
+           settings.unknown_words, settings.stop_words)
+    with _LAST_LOCK:
+        if _LAST and _LAST[0][0] == key:
+            return _LAST[0][1]
+    index = _build(declared, names, normalizer, settings)
+    with _LAST_LOCK:
+        _LAST[:] = [(key, index)]
+    return index
+
+
+_LAST: list[tuple[tuple[object, ...], ExampleIndex]] = []
+"""The last index built and what it was built from: a reload that changed neither the examples,
+the agents' order, the normalization nor the examples settings reuses it whole (normalizing
+10,000 examples again would cost a reload most of a second)."""
+_LAST_LOCK = threading.Lock()
+
+
+def _build(
+    declared: list[tuple[str, str, str]], names: tuple[str, ...], normalizer: Normalizer,
+    settings: ExamplesSpec,
+) -> ExampleIndex:
     position = {name: n for n, name in enumerate(names)}
     groups = _groups(declared, position)
     number = {group: n for n, group in enumerate(groups)}

@@ -1,5 +1,6 @@
 """Benchmark: hot reload. Edit-to-effective latency (file written -> new version serving) for the
-banking set and a generated large set, and on banking for each settle window (`settle_ms`, the
+banking set (and each kind of edit: a description, a keyword, an example, a rule) and a
+generated large set, and on banking for each settle window (`settle_ms`, the
 quiet time the files need before a build is swapped in; settle 0 is the same-run baseline);
 the worst event-loop stall during reloads with the async watcher beside the same reloads run
 inline on the loop; routes/s while reloading every 100 ms (failed routes must be 0) beside
@@ -52,6 +53,32 @@ def banking_edit(folder: Path) -> Edit:
         os.replace(temp, path)
 
     return edit
+
+
+def toggle_edit(path: Path, old: str, new: str) -> Edit:
+    """An editor-style save that swaps `old` and `new` in `path` on every call."""
+
+    def edit(n: int) -> None:
+        text = path.read_text(encoding="utf-8")
+        changed = text.replace(old, new, 1) if old in text else text.replace(new, old, 1)
+        temp = path.with_name(f".{path.name}.swp")
+        temp.write_text(changed, encoding="utf-8")
+        os.replace(temp, path)
+
+    return edit
+
+
+def banking_edits(folder: Path) -> dict[str, Edit]:
+    """One edit of each kind of file and field of the banking set."""
+    capabilities = folder / "capabilities.yaml"
+    return {
+        "an agent's description (patched)": toggle_edit(
+            folder / "agents" / "claims.yaml", "Files and tracks", "Opens and tracks"),
+        "a capability's keyword": toggle_edit(capabilities, "- metal card\n", "- steel card\n"),
+        "an example (the model is fitted again)": toggle_edit(
+            capabilities, "- which card should I get\n", "- which card should I pick\n"),
+        "a rule's target": banking_edit(folder),
+    }
 
 
 def agent_edit(folder: Path) -> Edit:
@@ -211,6 +238,8 @@ def main() -> None:
     parser.add_argument("--agents", type=int, default=1000)
     parser.add_argument("--edits", type=int, default=30, help="edits timed on banking")
     parser.add_argument("--large-edits", type=int, default=5, help="edits timed on the large set")
+    parser.add_argument("--kind-edits", type=int, default=3,
+                        help="edits timed on banking for each kind of edit")
     parser.add_argument("--reloads", type=int, default=50, help="reloads for the stall figures")
     parser.add_argument("--stall-agents", type=int, default=100,
                         help="size of the generated set reloaded for the large stall figure")
@@ -227,6 +256,10 @@ def main() -> None:
         latencies, builds = edit_latency(banking, banking_edit(banking), args.edits)
         print(f"edit -> serving, banking ({args.edits} edits): p50 {pct(latencies, .5):.0f} ms, "
               f"p99 {pct(latencies, .99):.0f} ms; build alone p50 {pct(builds, .5):.0f} ms")
+        for kind, edit in banking_edits(banking).items():
+            latencies, builds = edit_latency(banking, edit, args.kind_edits)
+            print(f"  banking, {kind} ({args.kind_edits} edits): edit -> serving p50 "
+                  f"{pct(latencies, .5):.0f} ms; build alone p50 {pct(builds, .5):.0f} ms")
         large = write_config_set(scratch / "large", agents=args.agents)
         latencies, builds = edit_latency(large, agent_edit(large), args.large_edits)
         print(f"edit -> serving, {args.agents} agents ({args.large_edits} edits): "
