@@ -7,8 +7,10 @@ order close together. Building is pure and deterministic.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from types import MappingProxyType
 
 from engine.config.models import AgentSpec, CapabilitySpec
@@ -77,13 +79,10 @@ class KeywordIndex:
         return found
 
     def score(self, capabilities: Iterable[str]) -> dict[int, int]:
-        """Agent position -> number of the given capabilities that agent declares."""
-        scores: dict[int, int] = {}
-        get = scores.get
-        for capability in capabilities:
-            for position in self.agents_by_capability.get(capability, ()):
-                scores[position] = get(position, 0) + 1
-        return scores
+        """Agent position -> number of the given capabilities that agent declares (counted
+        in C: thousands of agents may share a capability)."""
+        found = self.agents_by_capability
+        return Counter(chain.from_iterable(found.get(name, ()) for name in capabilities))
 
 
 def _keyword_phrases(

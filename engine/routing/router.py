@@ -24,6 +24,7 @@ from engine.routing.decision import (
 )
 from engine.routing.evidence import ExampleMatch
 from engine.routing.policy import Hop
+from engine.routing.ranking import Ranking
 from engine.routing.tables import AgentPolicy
 
 if TYPE_CHECKING:
@@ -185,17 +186,16 @@ class Router:
         if not matched:
             return None
         scores = self._index.score(matched)
-        ranked = sorted(scores)  # declaration order, then a stable sort by score, descending
-        ranked.sort(key=scores.__getitem__, reverse=True)
+        ranking = Ranking(scores)
         names = self._index.agent_names
         winner: str | None = None
-        outranked: list[int] = []
-        for tried, position in enumerate(ranked, 1):
+        outranked: Sequence[int] = ()
+        for tried, position in enumerate(ranking, 1):
             name, score = names[position], scores[position]
             reason = policy.check(self._tables, sender, name, history)
             candidates.append(_new(Candidate, (name, _KEYWORD, score, reason, None)))
             if reason is None:
-                winner, outranked = name, ranked[tried:]
+                winner, outranked = name, ranking.after(tried)
                 break
         if winner is None:
             return None

@@ -35,11 +35,17 @@ RULES = 50
 FILLER = ["please", "help", "me", "with", "the", "issue", "about", "today", "urgent", "my"]
 
 
-def make_config(agents: int, seed: int = 7) -> ConfigSet:
-    """`agents` agents with 3 capabilities each from a vocabulary of agents/4 capabilities
-    (2 keywords, one of them a phrase, and a synonym each), a trigger each, 50 rules."""
+SHAPES = {"spread": lambda agents: max(8, agents // 4), "shared": lambda agents: 100}
+"""Capabilities by number of agents: `spread` keeps about 12 agents per capability at every
+size; `shared` keeps 100 capabilities, so more agents share each one as the set grows (3 at
+100 agents, 300 at 10,000)."""
+
+
+def make_config(agents: int, seed: int = 7, *, shape: str = "spread") -> ConfigSet:
+    """`agents` agents with 3 capabilities each from a vocabulary whose size the `shape`
+    gives (2 keywords, one of them a phrase, and a synonym each), a trigger each, 50 rules."""
     rng = random.Random(seed)
-    vocabulary = max(8, agents // 4)
+    vocabulary = SHAPES[shape](agents)
     capabilities = {
         f"cap{c}": {
             "name": f"cap{c}",
@@ -187,8 +193,8 @@ def build_times(call: Callable[[], Any], repeat: int = 5) -> str:
             f"{statistics.median(paused):.1f} with gc paused)")
 
 
-def bench_size(agents: int, iterations: int) -> list[str]:
-    config = make_config(agents)
+def bench_size(agents: int, iterations: int, shape: str = "spread") -> list[str]:
+    config = make_config(agents, shape=shape)
     snapshot = compile_snapshot(config, version="bench", root="bench")
     compile_time = build_times(lambda: compile_snapshot(config, version="bench", root="bench"))
     index_time = build_times(lambda: build_keyword_index(config.agents.values(),
@@ -222,7 +228,7 @@ def bench_size(agents: int, iterations: int) -> list[str]:
     ]
     keyword_p50, mix_p50 = rows[2][1][0], rows[3][1][0]
     lines = [
-        f"{agents:>6} agents, build: keyword index {index_time}",
+        f"{agents:>6} agents ({shape}), build: keyword index {index_time}",
         f"{'':>15} routing tables {tables_time}",
         f"{'':>15} whole compile_snapshot {compile_time}",
     ]
@@ -236,14 +242,20 @@ def bench_size(agents: int, iterations: int) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer iterations")
+    parser.add_argument("--shape", choices=sorted(SHAPES), action="append",
+                        help="agents per capability: spread (about 12 at every size) or "
+                             "shared (100 capabilities at every size); default: both")
+    parser.add_argument("--agents", type=int, action="append", help="sizes (default: "
+                        "10, 1,000, 10,000)")
     args = parser.parse_args()
     iterations = 2_000 if args.quick else 20_000
     print(
         "router benchmark (targets: trigger < 3 us; keyword at 10,000 agents < 40 us and "
         ">= 100x the seed scan; index build at 10,000 agents < 100 ms)"
     )
-    for agents in (10, 1_000, 10_000):
-        print("\n".join(bench_size(agents, iterations)))
+    for shape in args.shape or sorted(SHAPES, reverse=True):
+        for agents in args.agents or (10, 1_000, 10_000):
+            print("\n".join(bench_size(agents, iterations, shape)))
 
 
 if __name__ == "__main__":
