@@ -15,7 +15,7 @@ from engine.config.snapshot import Snapshot
 from engine.lifecycle import HandoffRecord
 from engine.runtime.engine import Engine
 from engine.runtime.reload import ReloadResult
-from engine.runtime.watch import switch_interval_lowered
+from engine.runtime.switch import switch_interval_lowered
 from engine.stores import RecordQuery
 
 P = ParamSpec("P")

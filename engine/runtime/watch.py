@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import logging
 import os
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -22,6 +21,7 @@ from typing import Any
 import watchfiles
 
 from engine.runtime.reload import Reloader, ReloadResult
+from engine.runtime.switch import switch_interval_lowered
 
 log = logging.getLogger("engine.watch")
 
@@ -61,38 +61,6 @@ class WatchOptions:
             "force_polling": self.force_polling or None,
             "poll_delay_ms": min(self.tick_ms, 300),
         }
-
-
-class _SwitchInterval:
-    """Lowers `sys.getswitchinterval()` while at least one build holds it; restores it after."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._holders = 0
-        self._saved = 0.0
-
-    @contextlib.contextmanager
-    def lowered(self, interval: float | None) -> Iterator[None]:
-        if interval is None:
-            yield
-            return
-        with self._lock:
-            if self._holders == 0:
-                self._saved = sys.getswitchinterval()
-                sys.setswitchinterval(min(interval, self._saved))
-            self._holders += 1
-        try:
-            yield
-        finally:
-            with self._lock:
-                self._holders -= 1
-                if self._holders == 0:
-                    sys.setswitchinterval(self._saved)
-
-
-_SWITCH = _SwitchInterval()
-switch_interval_lowered = _SWITCH.lowered
-"""`with switch_interval_lowered(0.001):` around work a worker thread does for an event loop."""
 
 
 def _identity(folders: tuple[Path, ...]) -> tuple[tuple[Path, int, int] | None, ...]:
@@ -276,7 +244,7 @@ class ConfigWatcher:
         """One reload from a coroutine: build on a worker thread, swap on the loop.
         `changed`: every path changed since the last reload, as the watcher reported them
         (None: look at every file)."""
-        with _SWITCH.lowered(self.options.switch_interval_s):
+        with switch_interval_lowered(self.options.switch_interval_s):
             candidate = await asyncio.to_thread(
                 self.reloader.build, settle_s=self.options.settle_s, changed=changed
             )
