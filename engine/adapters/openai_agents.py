@@ -19,7 +19,7 @@ from engine.adapters.openai_handoffs import (
 from engine.adapters.openai_model import ACTIVE, EngineModel, RunBinding
 from engine.config.models import AgentSpec
 from engine.errors import UsageError
-from engine.routing.decision import RouteRequest
+from engine.routing.decision import Layer, RouteRequest
 from engine.runtime.async_engine import AsyncEngine
 from engine.runtime.engine import HandoffOutcome
 from engine.runtime.session import Session
@@ -121,12 +121,13 @@ class AgentTeam(TeamHandoffs):
     async def route(self, text: str, context: HandoffRunContext) -> HandoffOutcome | None:
         """Route the caller's words through the engine (triggers aside: rules, keywords,
         examples). When they name another agent, the engine hands off to it and the run starts
-        there; when the holder keeps them, nothing is recorded."""
+        there; when nothing names one (no route, or only the config's fallback), the holder
+        keeps the caller and nothing is recorded."""
         session, conversation = context.session, self._conversation(context)
         values = conversation.context(context.values)
         request = RouteRequest(sender=session.active_agent, text=text, context=values)
         decision = self.engine.route(request, session=session)
-        if decision.target is None or decision.target == session.active_agent:
+        if decision.layer in (None, Layer.fallback) or decision.target == session.active_agent:
             return None
         outcome = await self.engine.handoff(text, session=session, context=values)
         context.last_outcome = outcome
