@@ -37,8 +37,10 @@ def test_openai_agents_example(tmp_path: Path) -> None:
     assert "[fraud_agent] Done: the card is frozen" in out
     assert "path: concierge -> fraud_agent" in out
     with SQLiteStore(tmp_path / "h.sqlite") as store:
-        assert [r.status for r in store.query()] == [HandoffStatus.rejected,
-                                                     HandoffStatus.pending]
+        records = store.query()
+        assert [r.status for r in records] == [HandoffStatus.rejected, HandoffStatus.completed]
+        assert [m.to.value for m in records[1].history] == [
+            "pending", "accepted", "in_progress", "completed"]
 
 
 @pytest.mark.slow
