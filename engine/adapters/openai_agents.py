@@ -96,6 +96,7 @@ class AgentTeam(TeamHandoffs):
         after routing `text` through the engine when `route_input` is on. A run that errors or
         is cancelled fails the record of the agent holding the call, then re-raises."""
         context.text = text
+        context.routed.clear()  # decisions the SDK never performed (a run that failed)
         conversation = self._conversation(context)
         session = options.get("session")
         before = len(await session.get_items()) if session is not None else None

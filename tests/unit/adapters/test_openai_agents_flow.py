@@ -175,3 +175,23 @@ def test_strict_handoff_tools_are_closed_and_nulls_for_optional_fields_are_dropp
     assert result.last_agent.name == "fraud_agent"
     assert records[0].status is HandoffStatus.in_progress
     assert "suspected_amount" not in records[0].request.context.get("tool_args", {})
+
+
+def test_outside_team_run_a_refusal_ends_the_run_without_an_sdk_handoff(tmp_path: Path) -> None:
+    from engine.adapters.openai_agents import HandoffRefused
+
+    model = ScriptedModel([call("handoff_fraud_agent", reason="x")])  # breaks the schema
+    hooks = Handoffs()
+
+    async def body(engine: AsyncEngine) -> Any:
+        team = AgentTeam(engine, model=model)
+        context = team.context()
+        with pytest.raises(HandoffRefused, match="invalid_payload") as refused:
+            await agents.Runner.run(team.agent_for(context), "Someone used my card",
+                                    context=context, hooks=hooks)
+        return refused.value, context, await engine.query()
+
+    error, context, records = run(tmp_path, body)
+    assert error.tool == "handoff_fraud_agent" and error.reason.startswith("invalid_payload")
+    assert hooks.seen == [] and context.session.active_agent == "concierge"
+    assert [r.status for r in records] == [HandoffStatus.rejected]
