@@ -105,7 +105,8 @@ class AgentTeam(TeamHandoffs):
             context.floor = (routed.target, before)  # its run sees the session's transcript
         starting = context.session.active_agent
         config: RunConfig = options.get("run_config") or RunConfig()
-        binding = RunBinding(context, config.model_provider or MultiProvider())
+        binding = RunBinding(context, config.model_provider or MultiProvider(),
+                             context.floor if session is not None else None)
         token = ACTIVE.set(binding)
         try:
             result = await Runner.run(self.agent_for(context), text, context=context, **options)
@@ -149,7 +150,7 @@ class AgentTeam(TeamHandoffs):
         """Items before the holder's takeover are dropped unless it shares `all` (with an SDK
         `Session` the whole transcript comes back on every run)."""
         binding = ACTIVE.get()
-        floor = binding.run.floor if binding is not None else None
+        floor = binding.floor if binding is not None else None
         spec = self.engine.snapshot.agents.get(agent)
         if floor is None or floor[0] != agent or spec is None or spec.context.share == "all":
             return items

@@ -27,10 +27,12 @@ MAX_REFUSALS = 3
 @dataclass(frozen=True)
 class RunBinding:
     """What the running `AgentTeam.run` lends its agents' models: the conversation (the run
-    context) and the model provider of the run's `RunConfig`."""
+    context), the model provider of the run's `RunConfig`, and where the holder's part of the
+    run's SDK session begins (None without a session)."""
 
     run: Any
     provider: ModelProvider
+    floor: tuple[str, int] | None = None
 
 
 ACTIVE: ContextVar[RunBinding | None] = ContextVar("handoff_openai_run", default=None)
