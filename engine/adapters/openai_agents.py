@@ -1,78 +1,57 @@
 """OpenAI Agents SDK adapter: the SDK's `Agent`s and `Handoff`s built from a config set. Every
-handoff the SDK performs is decided, checked and recorded by `AsyncEngine.handoff`; a refusal
-keeps the run on the sender, whose model is told why. Translates only; decides nothing."""
+handoff the SDK performs was decided, checked and recorded by `AsyncEngine.handoff`; a refused
+one never becomes an SDK handoff (its model sees the refusal as the call's tool output). Records
+follow the conversation (`Conversation`). Translates only; decides nothing."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
-from engine.adapters.common import (
-    instructions_for,
-    missing,
-    not_in_team,
-    refusal_message,
-    tools_for,
-    with_brief,
+from engine.adapters.common import instructions_for, missing, not_in_team, refusal_message
+from engine.adapters.lifecycle import Conversation, LifecyclePolicy
+from engine.adapters.openai_handoffs import (
+    HandoffRefused,
+    HandoffRunContext,
+    TeamHandoffs,
+    payload_of,
 )
+from engine.adapters.openai_model import ACTIVE, EngineModel, RunBinding
 from engine.config.models import AgentSpec
 from engine.errors import UsageError
-from engine.guard import parse_json
+from engine.routing.decision import Layer, RouteRequest
 from engine.runtime.async_engine import AsyncEngine
 from engine.runtime.engine import HandoffOutcome
 from engine.runtime.session import Session
-from engine.runtime.tools import HandoffTool, handoff_tools
 
 try:
-    from agents import Agent, Handoff, HandoffInputData, Model, RunContextWrapper, Runner, Tool
-    from agents.exceptions import ModelBehaviorError
+    from agents import Agent, Model, MultiProvider, RunConfig, Runner, Tool
     from agents.result import RunResult
+    from openai.types.responses import ResponseFunctionToolCall
 except ImportError as error:  # pragma: no cover - exercised without the extra
     raise missing("openai-agents", "openai-agents") from error
 
 ModelChoice = str | Model | None
+_payload = payload_of  # the name earlier releases had
+__all__ = ["AgentTeam", "HandoffRefused", "HandoffRunContext"]
 
 
-@dataclass
-class HandoffRunContext:
-    """Pass as `Runner.run(..., context=...)`: the conversation's engine session, the context
-    values routing rules and carry-over read, and your own `data` for your tools."""
-
-    session: Session
-    values: dict[str, Any] = field(default_factory=dict)
-    data: Any = None
-    text: str = ""
-    """The caller's last words (what the handoff record's task says); `AgentTeam.run` sets it."""
-    last_outcome: HandoffOutcome | None = None
-    """The engine's outcome of the last handoff in this conversation (set by the adapter)."""
-
-
-@dataclass
-class _Staying(Agent[Any]):
-    """The sender again, after the engine refused its handoff: the run stays with it."""
-
-    refusal: str = ""
-
-
-class _EngineHandoff(Handoff[Any, Any]):
-    def get_transfer_message(self, agent: Any) -> str:
-        if isinstance(agent, _Staying):
-            return json.dumps({"handoff": "refused", "reason": agent.refusal})
-        return super().get_transfer_message(agent)
-
-
-class AgentTeam:
+class AgentTeam(TeamHandoffs):
     """The SDK agents of a config set, wired to an engine.
 
     `AgentTeam(engine, model=...)` builds one `Agent` per enabled config agent: its name, its
     instructions (`instructions(spec)`, by default from the agent's metadata, followed by the
     engine's handoff brief once it takes over), the tools its `metadata.tools` names from your
     `tools` (a toolbox: tools by name), and one handoff per target its policy allows (tool name
-    = the target's trigger, parameters = its payload schema).
+    = the target's trigger, parameters = its payload schema, strict-mode when `strict=True` and
+    the schema allows it). `agents` plugs in your own SDK `Agent`s by config name (a copy gets
+    the engine's handoffs, brief and model step; your object is left as it is).
     `model`: a model name, an SDK `Model`, or a callable of the agent spec returning either;
-    by default `metadata.model.deployment`. Rebuild the team after a reload adds agents.
+    by default `metadata.model.deployment`. `policy`: when records move (`LifecyclePolicy`).
+    `route_input=True` routes each caller turn through the engine first (rules, keywords,
+    examples), so the run starts with the agent the config says should take it.
+    Handoffs, payload schemas, tools and share policies follow the serving config: a reload
+    takes effect at the next model turn, agents it adds are built then.
     """
 
     def __init__(
@@ -82,132 +61,160 @@ class AgentTeam:
         model: ModelChoice | Callable[[AgentSpec], ModelChoice] = None,
         tools: Mapping[str, Tool] | None = None,
         instructions: Callable[[AgentSpec], str] = instructions_for,
+        agents: Mapping[str, Agent[Any]] | None = None,
+        policy: LifecyclePolicy | None = None,
+        strict: bool = False,
+        route_input: bool = False,
     ) -> None:
-        self.engine = engine
-        self._offered_cache: dict[str, frozenset[str]] = {}
-        self._offered_version = ""
-        snapshot = engine.snapshot
-        specs = [spec for spec in snapshot.agents.values() if spec.enabled]
-        self.agents: dict[str, Agent[HandoffRunContext]] = {
-            spec.name: Agent(
-                name=spec.name,
-                handoff_description=spec.description or None,
-                instructions=self._instructions(spec.name, instructions(spec)),
-                model=_model(spec, model),
-                tools=tools_for(spec, tools, snapshot.handoff_map),
-            )
-            for spec in specs
-        }
-        for name, agent in self.agents.items():
-            agent.handoffs = [self._handoff(name, tool) for tool in handoff_tools(snapshot, name)
-                              if tool.target in self.agents]
+        super().__init__(engine, strict=strict)
+        self.policy = policy
+        self.route_input = route_input
+        self._model_choice = model
+        self._toolbox = tools
+        self._instructions_of = instructions
+        self._own = dict(agents or {})
+        unknown = sorted(set(self._own) - set(engine.snapshot.agents))
+        if unknown:
+            raise UsageError(f"agents= names {', '.join(map(repr, unknown))}, which the config "
+                             f"set lacks; its agents: {', '.join(engine.snapshot.agents)}")
+        self.sync()
 
     # -- running ---------------------------------------------------------------------------
     def context(self, session: Session | None = None, **values: Any) -> HandoffRunContext:
         """A run context on `session` (a new one on the entry agent by default)."""
-        return HandoffRunContext(session or self.engine.session(), values=values)
+        session = session or self.engine.session()
+        conversation = Conversation(self.engine, session, self.policy)
+        return HandoffRunContext(session, values=values, conversation=conversation)
 
     def agent_for(self, context: HandoffRunContext) -> Agent[HandoffRunContext]:
         """The SDK agent of the session's active agent: where the next run starts."""
+        self.sync()
         return self.agents[context.session.active_agent]
 
     async def run(self, text: str, context: HandoffRunContext, **options: Any) -> RunResult:
-        """One caller turn: `Runner.run` from the session's active agent (options as for it)."""
+        """One caller turn: `Runner.run` from the session's active agent (options as for it),
+        after routing `text` through the engine when `route_input` is on. A run that errors or
+        is cancelled fails the record of the agent holding the call, then re-raises."""
         context.text = text
-        return await Runner.run(self.agent_for(context), text, context=context, **options)
+        context.routed.clear()  # decisions the SDK never performed (a run that failed)
+        conversation = self._conversation(context)
+        session = options.get("session")
+        before = len(await session.get_items()) if session is not None else None
+        routed = await self.route(text, context) if self.route_input else None
+        if before is not None and routed is not None and routed.target is not None:
+            context.floor = (routed.target, before)  # its run sees the session's transcript
+        starting = context.session.active_agent
+        config: RunConfig = options.get("run_config") or RunConfig()
+        binding = RunBinding(context, config.model_provider or MultiProvider(),
+                             context.floor if session is not None else None)
+        token = ACTIVE.set(binding)
+        try:
+            result = await Runner.run(self.agent_for(context), text, context=context, **options)
+        except BaseException as error:
+            await conversation.run_failed(error)
+            raise
+        finally:
+            ACTIVE.reset(token)
+        if before is not None and result.last_agent.name != starting:
+            context.floor = (result.last_agent.name, before)
+        await conversation.run_ended(result.last_agent.name)
+        return result
 
-    # -- translation -----------------------------------------------------------------------
-    def _instructions(self, name: str, base: str) -> Callable[..., str]:
-        def instructions(ctx: RunContextWrapper[Any], agent: Agent[Any]) -> str:
-            run = ctx.context
-            if not isinstance(run, HandoffRunContext):
-                return base
-            return with_brief(base, run.session.system_vars, name)
+    async def route(self, text: str, context: HandoffRunContext) -> HandoffOutcome | None:
+        """Route the caller's words through the engine (triggers aside: rules, keywords,
+        examples). When they name another agent, the engine hands off to it and the run starts
+        there; when nothing names one (no route, or only the config's fallback), the holder
+        keeps the caller and nothing is recorded."""
+        session, conversation = context.session, self._conversation(context)
+        values = conversation.context(context.values)
+        request = RouteRequest(sender=session.active_agent, text=text, context=values)
+        decision = self.engine.route(request, session=session)
+        if decision.layer in (None, Layer.fallback) or decision.target == session.active_agent:
+            return None
+        outcome = await self.engine.handoff(text, session=session, context=values)
+        context.last_outcome = outcome
+        await conversation.handed_off(outcome)
+        return outcome
 
-        return instructions
+    async def end(self, context: HandoffRunContext) -> None:
+        """The call is over: the record of the agent holding it completes."""
+        await self._conversation(context).end()
 
-    def _handoff(self, source: str, tool: HandoffTool) -> Handoff[Any, Any]:
-        async def invoke(ctx: RunContextWrapper[Any], arguments: str) -> Agent[Any]:
-            run, payload = _run_context(ctx), _payload(tool.name, arguments)
-            outcome = await self.engine.handoff(
-                run.text or str(payload.get("reason", "")), session=run.session,
-                tool=tool.name, context=run.values, tool_args=payload,
-            )
-            run.last_outcome = outcome
-            if outcome.target is None:
-                return self._stay(run.session.active_agent, outcome)
-            if outcome.target not in self.agents:
-                raise not_in_team(outcome.target, outcome.decision.config_version)
-            return self.agents[outcome.target]
+    # -- the model step (see openai_model.ModelSteps) --------------------------------------
+    async def turn(self, agent: str) -> None:
+        binding = ACTIVE.get()
+        if binding is not None:
+            await self._conversation(binding.run).turn(agent)
 
-        def enabled(ctx: RunContextWrapper[Any], agent: Any) -> bool:
-            run = ctx.context
-            if isinstance(run, HandoffRunContext) and tool.name in run.session.removed_handoffs:
-                return False  # removed in this conversation: not offered
-            return tool.name in self._offered(source)
+    def shared_input(self, agent: str, items: Any) -> Any:
+        """Items before the holder's takeover are dropped unless it shares `all` (with an SDK
+        `Session` the whole transcript comes back on every run)."""
+        binding = ACTIVE.get()
+        floor = binding.floor if binding is not None else None
+        spec = self.engine.snapshot.agents.get(agent)
+        if floor is None or floor[0] != agent or spec is None or spec.context.share == "all":
+            return items
+        return items if isinstance(items, str) else list(items)[floor[1]:]
 
-        return _EngineHandoff(
-            tool_name=tool.name, tool_description=tool.description,
-            input_json_schema=tool.parameters, on_invoke_handoff=invoke, agent_name=tool.target,
-            input_filter=self._share, strict_json_schema=False, is_enabled=enabled,
+    def handoff_call(self, output: list[Any]) -> ResponseFunctionToolCall | None:
+        triggers = self.engine.snapshot.handoff_map
+        return next((item for item in output if isinstance(item, ResponseFunctionToolCall)
+                     and item.name in triggers), None)
+
+    async def refusal(
+        self, agent: str, call: ResponseFunctionToolCall, offered: Collection[str]
+    ) -> str | None:
+        binding = ACTIVE.get()
+        if binding is None:
+            return None  # decided when the SDK performs it
+        run: HandoffRunContext = binding.run
+        outcome = await self.decide(run, call.name, call.arguments)
+        if outcome.target is None:
+            return refusal_message(_reason(outcome))
+        if call.name not in offered or outcome.target not in self.agents:
+            raise not_in_team(outcome.target, outcome.decision.config_version)
+        run.routed[call.name] = outcome
+        return None
+
+    async def decide(self, run: HandoffRunContext, tool: str, arguments: str) -> HandoffOutcome:
+        """The engine's decision on the handoff call `tool(arguments)`, recorded."""
+        payload = self.payload(tool, payload_of(tool, arguments))
+        outcome = await self.engine.handoff(
+            run.text or str(payload.get("reason", "")), session=run.session, tool=tool,
+            context=self._conversation(run).context(run.values), tool_args=payload,
+        )
+        run.last_outcome = outcome
+        await self._conversation(run).handed_off(outcome)
+        return outcome
+
+    # -- building ----------------------------------------------------------------------------
+    def build(self, spec: AgentSpec) -> Agent[Any]:
+        """The SDK agent of `spec`: a copy of yours when you gave one, else built from the
+        spec; either way with the engine's model step and instructions brief."""
+        own = self._own.get(spec.name)
+        if own is not None:
+            return own.clone(model=EngineModel(own.model, spec.name, self),
+                             instructions=self.instructions(spec.name, own.instructions))
+        return Agent(
+            name=spec.name, handoff_description=spec.description or None,
+            instructions=self.instructions(spec.name, self._instructions_of(spec)),
+            model=EngineModel(_model(spec, self._model_choice), spec.name, self),
         )
 
-    def _offered(self, source: str) -> frozenset[str]:
-        """The handoff tools `source` may call on the serving config (once per config version)."""
-        snapshot = self.engine.snapshot
-        if self._offered_version != snapshot.version:
-            self._offered_cache.clear()
-            self._offered_version = snapshot.version
-        if source not in self._offered_cache:
-            names = frozenset(t.name for t in handoff_tools(snapshot, source))
-            self._offered_cache[source] = names
-        return self._offered_cache[source]
+    def tools(self, spec: AgentSpec, agent: Agent[Any]) -> list[Any]:
+        if spec.name in self._own:
+            return list(self._own[spec.name].tools)
+        return self.toolbox_tools(spec, self._toolbox)
 
-    def _stay(self, name: str, outcome: HandoffOutcome) -> Agent[Any]:
-        sender = self.agents[name]
-        kept = {f.name: getattr(sender, f.name) for f in fields(sender) if f.init}
-        response = outcome.record.response
-        reason = response.reason if response is not None else "refused"
-        return _Staying(**kept, refusal=refusal_message(reason))
-
-    def _share(self, data: HandoffInputData) -> HandoffInputData:
-        """The target's `context.share` as SDK input: `all` keeps the transcript; `carry` and
-        `none` start the target from the caller's last message, and what may travel reaches it
-        in its instructions' handoff brief (built by the engine under that policy)."""
-        run = data.run_context.context if data.run_context is not None else None
-        outcome = run.last_outcome if isinstance(run, HandoffRunContext) else None
-        if outcome is None or outcome.target is None:
-            return data  # a refusal: nothing moves
-        target = self.engine.snapshot.agents.get(outcome.target)
-        if target is None or target.context.share == "all":
-            return data
-        return data.clone(input_history=_last_user_message(data.input_history),
-                          pre_handoff_items=(), new_items=())
+    def _conversation(self, run: HandoffRunContext) -> Conversation:
+        if run.conversation is None:
+            run.conversation = Conversation(self.engine, run.session, self.policy)
+        return run.conversation
 
 
-def _run_context(ctx: RunContextWrapper[Any]) -> HandoffRunContext:
-    if not isinstance(ctx.context, HandoffRunContext):
-        raise UsageError(
-            "handoffs need the team's run context: Runner.run(..., context=team.context())"
-        )
-    return ctx.context
-
-
-def _payload(tool: str, arguments: str) -> dict[str, Any]:
-    try:
-        payload = parse_json(arguments) if arguments.strip() else {}
-    except ValueError as error:
-        raise ModelBehaviorError(f"invalid JSON arguments for handoff {tool}: {error}") from error
-    if not isinstance(payload, dict):
-        raise ModelBehaviorError(f"handoff {tool} arguments must be a JSON object")
-    return payload
-
-
-def _last_user_message(history: str | tuple[Any, ...]) -> str | tuple[Any, ...]:
-    if isinstance(history, str):
-        return history
-    users = [item for item in history if isinstance(item, dict) and item.get("role") == "user"]
-    return tuple(users[-1:])
+def _reason(outcome: HandoffOutcome) -> str:
+    response = outcome.record.response
+    return response.reason if response is not None else "refused"
 
 
 def _model(spec: AgentSpec, choice: ModelChoice | Callable[[AgentSpec], ModelChoice]) -> Any:

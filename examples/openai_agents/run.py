@@ -1,8 +1,11 @@
 """The banking concierge on the OpenAI Agents SDK: `python examples/openai_agents/run.py`.
 
-The SDK's agents and handoffs come from configs/banking; every handoff the SDK makes is routed,
-policy-checked, payload-checked and recorded by the engine (SQLite). Offline, a scripted model
-plays the agents; with OPENAI_API_KEY set, each agent runs its configured model instead.
+The SDK's agents and handoffs come from configs/banking; each caller turn is routed through the
+engine first (rules, keywords, examples), and every handoff the model calls is decided, checked
+and recorded by the engine (SQLite) before the SDK performs it: a refusal reaches the model as
+the call's tool output. Records follow the call: accepted when the target takes its first turn,
+completed when the call ends. Offline, a scripted model plays the agents; with OPENAI_API_KEY
+set, each agent runs its configured model instead.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from engine.adapters.scripted import call, say
 from engine.adapters.scripted.openai_agents import ScriptedModel
 
 BANKING = Path(__file__).resolve().parents[2] / "configs" / "banking"
-CALLER = ("Hi, someone used my card ending 4421 last night, two charges I didn't make.",
+CALLER = ("Two charges on my statement look odd.",
           "Yes please, freeze it.")
 SCRIPT = (  # what the agents' models do when no API key is set
     call("handoff_fraud_agent", reason="x"),  # too short: the engine refuses the payload
@@ -44,13 +47,14 @@ async def main(db: Path) -> int:
     set_tracing_disabled(not real)
     async with await AsyncEngine.open(BANKING, store=db) as engine:
         engine.on("handoff_created", show)
-        team = AgentTeam(engine, model=None if real else ScriptedModel(SCRIPT))
+        team = AgentTeam(engine, model=None if real else ScriptedModel(SCRIPT), route_input=True)
         call_context = team.context(customer_id="C-1042", caller_verified=True)
         print(f"== {'live model' if real else 'scripted model'}, config {engine.snapshot.version}")
         for words in CALLER:
             print(f"caller: {words}")
             result = await team.run(words, call_context)
             print(f"[{result.last_agent.name}] {result.final_output}")
+        await team.end(call_context)  # the caller hung up: the holder's record completes
         print(f"path: {' -> '.join(call_context.session.path)}")
         records = await engine.query()
         print(f"== {len(records)} handoff record(s) in {db}")

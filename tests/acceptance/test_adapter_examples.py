@@ -37,8 +37,10 @@ def test_openai_agents_example(tmp_path: Path) -> None:
     assert "[fraud_agent] Done: the card is frozen" in out
     assert "path: concierge -> fraud_agent" in out
     with SQLiteStore(tmp_path / "h.sqlite") as store:
-        assert [r.status for r in store.query()] == [HandoffStatus.rejected,
-                                                     HandoffStatus.pending]
+        records = store.query()
+        assert [r.status for r in records] == [HandoffStatus.rejected, HandoffStatus.completed]
+        assert [m.to.value for m in records[1].history] == [
+            "pending", "accepted", "in_progress", "completed"]
 
 
 @pytest.mark.slow
@@ -71,3 +73,10 @@ def test_livekit_example() -> None:
 def test_examples_stay_short(name: str) -> None:
     lines = (EXAMPLES / name / "run.py").read_text(encoding="utf-8").splitlines()
     assert len(lines) < 100
+
+
+def test_the_openai_agents_page_shows_the_example_app() -> None:
+    page = (EXAMPLES.parent / "docs" / "integrations" / "openai-agents.md").read_text("utf-8")
+    app = page.split("```python\n", 1)[1].split("```", 1)[0]
+    assert app.startswith("async def main(") and app in (
+        EXAMPLES / "openai_agents" / "run.py").read_text("utf-8")

@@ -1,5 +1,6 @@
 """A scripted `agents.Model` for the OpenAI Agents SDK: plays back steps as Responses output
-items. Offline; no API key. Records the instructions and handoff tools each turn was shown."""
+items. Offline; no API key. Records the instructions, input and handoff tools (names,
+schemas, strictness) each turn was shown."""
 
 from __future__ import annotations
 
@@ -36,7 +37,9 @@ class ScriptedModel(Model):
         output_schema: Any, handoffs: Any, tracing: Any, *args: Any, **kwargs: Any,
     ) -> ModelResponse:
         step = self.script.next(instructions=system_instructions, input=input,
-                                handoffs=[handoff.tool_name for handoff in handoffs])
+                                handoffs=[handoff.tool_name for handoff in handoffs],
+                                schemas={h.tool_name: h.input_json_schema for h in handoffs},
+                                strict={h.tool_name: h.strict_json_schema for h in handoffs})
         return ModelResponse(output=[_item(step)], usage=Usage(), response_id=None)
 
     def stream_response(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:

@@ -47,7 +47,7 @@ def test_agents_and_handoffs_come_from_the_config_set() -> None:
         assert fraud.agent_name == "fraud_agent"
         assert fraud.input_json_schema["properties"]["card_last4"]["pattern"] == "^[0-9]{4}$"
         assert fraud.strict_json_schema is False
-        assert AgentTeam(engine).agents["concierge"].model == "gpt-4o"  # metadata.model
+        assert AgentTeam(engine).agents["concierge"].model.choice == "gpt-4o"  # metadata.model
 
     run(body)
 
@@ -68,7 +68,7 @@ def test_a_refused_handoff_keeps_the_run_and_the_retry_is_routed_and_recorded() 
     result, context, records = run(body)
     assert result.last_agent.name == "fraud_agent" and result.final_output.startswith("You're")
     assert context.session.path == ("concierge", "fraud_agent")
-    assert [r.status for r in records] == [HandoffStatus.rejected, HandoffStatus.pending]
+    assert [r.status for r in records] == [HandoffStatus.rejected, HandoffStatus.in_progress]
     assert records[0].response.reason.startswith("invalid_payload")
     assert records[1].request.task_description == STOLEN
     # the concierge's model saw the refusal as the handoff's tool output, then retried
@@ -111,7 +111,7 @@ def test_the_loop_guard_refuses_inside_the_sdk_run(write_files: Any) -> None:
 
     result, context, records = run(body, folder)
     assert result.last_agent.name == "b" and context.session.active_agent == "b"
-    assert [r.status for r in records] == [HandoffStatus.pending, HandoffStatus.rejected]
+    assert [r.status for r in records] == [HandoffStatus.in_progress, HandoffStatus.rejected]
     assert records[1].response.reason.startswith("loop")
     assert model.script.seen[0]["instructions"] == "You are the front desk."
 
