@@ -168,7 +168,7 @@ class AgentTeam(TeamHandoffs):
         if binding is None:
             return None  # decided when the SDK performs it
         run: HandoffRunContext = binding.run
-        outcome = await self.decide(run, call.name, call.arguments)
+        outcome = await self.decide(run, call.name, call.arguments, call_id=call.call_id)
         if outcome.target is None:
             return refusal_message(_reason(outcome))
         if call.name not in offered or outcome.target not in self.agents:
@@ -176,12 +176,16 @@ class AgentTeam(TeamHandoffs):
         run.routed[call.name] = outcome
         return None
 
-    async def decide(self, run: HandoffRunContext, tool: str, arguments: str) -> HandoffOutcome:
-        """The engine's decision on the handoff call `tool(arguments)`, recorded."""
+    async def decide(
+        self, run: HandoffRunContext, tool: str, arguments: str, *, call_id: str | None = None
+    ) -> HandoffOutcome:
+        """The engine's decision on the handoff call `tool(arguments)` (the model's `call_id`
+        goes to traces), recorded."""
         payload = self.payload(tool, payload_of(tool, arguments))
         outcome = await self.engine.handoff(
             run.text or str(payload.get("reason", "")), session=run.session, tool=tool,
             context=self._conversation(run).context(run.values), tool_args=payload,
+            tool_call_id=call_id,
         )
         run.last_outcome = outcome
         await self._conversation(run).handed_off(outcome)
