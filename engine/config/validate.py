@@ -82,12 +82,10 @@ def _translate(document: Document, error: ValidationError) -> Iterator[Issue]:
 
 
 def _pattern_message(instance: Any, schema: dict[str, Any], raw: str) -> str:
-    """What a value that fails a pattern should look like, in the words of the pattern's own
-    `description` (a regex is not an explanation), else the validator's message."""
+    """The validator's message, followed by what a value should look like in the words of
+    the pattern's own `description` (a regex alone is not an explanation)."""
     described = schema.get("description")
-    if not isinstance(described, str):
-        return raw
-    return f"{_short(instance)} is not allowed here: {described}"
+    return f"{raw}: {described}" if isinstance(described, str) else raw
 
 
 def _type_hint(path: tuple[Any, ...], instance: Any) -> str:

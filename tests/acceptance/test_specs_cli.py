@@ -90,7 +90,7 @@ def test_validate_reports_every_issue_located(
     assert done.returncode == 1
     lines = done.stdout.splitlines()
     assert f"{bad}:1:19: error[schema] $.taxonomy_version: '1.0' does not match " \
-        "'^\\\\d+\\\\.\\\\d+\\\\.\\\\d+$'" in lines
+        "'^\\\\d+\\\\.\\\\d+\\\\.\\\\d+$': Semantic version of this taxonomy." in lines
     assert f"{bad}:5:18: error[schema] $.categories[0].description: '' should be non-empty" \
         in lines
     assert f"{bad}:7:16: error[schema] $.categories[0].errors[0].code: 301 is greater than " \
