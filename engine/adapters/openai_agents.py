@@ -12,6 +12,7 @@ from typing import Any
 from engine.adapters.common import (
     instructions_for,
     missing,
+    model_for,
     not_in_team,
     refusal_message,
     tools_for,
@@ -67,12 +68,13 @@ class AgentTeam:
     """The SDK agents of a config set, wired to an engine.
 
     `AgentTeam(engine, model=...)` builds one `Agent` per enabled config agent: its name, its
-    instructions (`instructions(spec)`, by default from the agent's metadata, followed by the
-    engine's handoff brief once it takes over), the tools its `metadata.tools` names from your
-    `tools` (a toolbox: tools by name), and one handoff per target its policy allows (tool name
-    = the target's trigger, parameters = its payload schema).
-    `model`: a model name, an SDK `Model`, or a callable of the agent spec returning either;
-    by default `metadata.model.deployment`. Rebuild the team after a reload adds agents.
+    instructions (`instructions(spec)`, by default from the agent's prompt or metadata, followed
+    by the engine's handoff brief once it takes over), the tools its `tools` (or
+    `metadata.tools`) name from your `tools` (a toolbox: tools by name), and one handoff per
+    target its policy allows (tool name = the target's trigger, parameters = its payload
+    schema). `model`: a model name, an SDK `Model`, or a callable of the agent spec returning
+    either; by default its `model` (or `metadata.model.deployment`). Rebuild the team after a
+    reload adds agents.
     """
 
     def __init__(
@@ -215,6 +217,4 @@ def _model(spec: AgentSpec, choice: ModelChoice | Callable[[AgentSpec], ModelCho
         return choice(spec)
     if choice is not None:
         return choice
-    configured = spec.metadata.get("model")
-    deployment = configured.get("deployment") if isinstance(configured, Mapping) else configured
-    return deployment if isinstance(deployment, str) else None
+    return model_for(spec)
