@@ -204,12 +204,16 @@ def test_m7_context_helpers_and_the_target_policy() -> None:
     assert carried["handoff_context"] == {"customer_id": "c1"}
 
 
-def test_m8_specs_loader_hands_out_copies_and_checks_formats_and_rules() -> None:
+def test_m8_specs_loader_hands_out_read_only_views_and_checks_formats_and_rules() -> None:
     from engine.specs import get_schema_path, load_schema, validate_quietly
 
     first = load_schema("tool_canonical_ir_v1")
-    first["properties"].clear()
-    assert load_schema("tool_canonical_ir_v1")["properties"]
+    assert "action" in first["properties"]["capabilities"]["items"]["properties"]  # seed layout
+    with pytest.raises(TypeError, match="read-only"):
+        first["properties"].clear()
+    assert load_schema("tool_canonical_ir_v1") is first and first["properties"]
+    assert load_schema("tool_canonical_ir_v1", layout="refs")["properties"]["security"] == {
+        "$ref": "#/$defs/security"}
     tool = {"name": "t", "version": "1.0.0", "inputs": {}, "outputs": {},
             "capabilities": [{"action": "a", "domain": "d"}],
             "metadata": {"created_at": "2026-03-01T09:30:00"}}
