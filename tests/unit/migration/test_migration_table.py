@@ -88,7 +88,7 @@ class Ping(BaseModel):
     text: str
 
 
-def test_m3_pump_has_no_xml_peers_empty_means_no_one_and_reply_by_name_hints() -> None:
+def test_m3_pump_has_no_xml_peers_empty_means_no_one_and_answers_reach_the_caller() -> None:
     from engine.pump import (
         HandlerMetadata,
         HandlerResponse,
@@ -97,7 +97,7 @@ def test_m3_pump_has_no_xml_peers_empty_means_no_one_and_reply_by_name_hints() -
         SystemError,
         get_todo_registry,
     )
-    from engine.pump.contract import REPLY_BY_NAME_MESSAGE, ROUTING_MESSAGE
+    from engine.pump.contract import ROUTING_MESSAGE
 
     got: dict[str, list[Any]] = {"lonely": [], "tool": [], "xml": []}
 
@@ -112,7 +112,7 @@ def test_m3_pump_has_no_xml_peers_empty_means_no_one_and_reply_by_name_hints() -
             got["tool"].append(payload.message)
             return None
         assert get_todo_registry() is not None  # inside a handler: the pump's registry
-        return HandlerResponse(Ping(text="back"), to=metadata.from_id)
+        return HandlerResponse(Ping(text="back"), to=metadata.from_id)  # no peer needed
 
     async def xml(payload: Any, metadata: HandlerMetadata) -> Any:
         if isinstance(payload, SystemError):
@@ -120,21 +120,22 @@ def test_m3_pump_has_no_xml_peers_empty_means_no_one_and_reply_by_name_hints() -
             return None
         return b"<ping/>"
 
-    async def main() -> None:
+    async def main() -> tuple[Any, Any]:
         registry = ListenerRegistry()
         registry.register("lonely", lonely, payload=[Ping, SystemError], peers=[])
         registry.register("tool", tool, payload=[Ping, SystemError])
         registry.register("dotted.xml", xml, payload=[Ping, SystemError])
         async with Pump(registry) as pump:
-            for name in ("lonely", "tool", "dotted.xml"):
-                await pump.inject(name, Ping(text="go"), sender="console")
+            await pump.inject("lonely", Ping(text="go"), sender="console")
             await pump.join()
+            return (await pump.request("tool", Ping(text="go")),
+                    await pump.request("dotted.xml", Ping(text="go")))
 
-    asyncio.run(asyncio.wait_for(main(), 10))
-    assert got == {"lonely": [ROUTING_MESSAGE], "tool": [REPLY_BY_NAME_MESSAGE],
-                   "xml": ["contract"]}
-    with pytest.raises(UsageError):
-        get_todo_registry()  # outside a handler
+    answer, failure = asyncio.run(asyncio.wait_for(main(), 10))
+    assert got == {"lonely": [ROUTING_MESSAGE], "tool": [], "xml": []}
+    assert answer == Ping(text="back")
+    assert isinstance(failure, SystemError) and failure.code == "contract"  # once, to the caller
+    assert get_todo_registry().get_pending_for("any-thread", "tool") == []  # outside a handler
 
 
 def test_m4_voice_agents_duplicate_triggers_fail_legacy_key_warns(tmp_path: Path) -> None:
