@@ -5,18 +5,24 @@ Pure decisions and messages; the router acts on them.
 
 from __future__ import annotations
 
+from collections.abc import Container
+
 from engine.pump.registry import Listener
 from engine.pump.threads import ThreadRegistry
 
 
 def answers_caller(
-    listener: Listener, thread_id: str, from_id: str, target: object, threads: ThreadRegistry
+    listener: Listener, thread_id: str, from_id: str, target: object, threads: ThreadRegistry,
+    listeners: Container[str],
 ) -> bool:
     """Whether a send to `target` is an answer to the caller: it names `metadata.from_id`,
-    that is the caller in the thread's chain, and the peer rule does not allow the target.
-    Answering whoever called needs no peer entry, so it is delivered as `.respond()` is; a
-    caller that is a peer gets a send (a new sub-thread), as any peer does."""
-    if target != from_id or target == listener.name or listener.may_send_to(target):
+    that is the caller in the thread's chain, and it could not go as a send (the peer rule
+    does not allow it, or the caller is outside the pump). Answering whoever called needs no
+    peer entry, so it is delivered as `.respond()` is; a caller that is a peer gets a send (a
+    new sub-thread), as any peer does."""
+    if target != from_id or target == listener.name:
+        return False
+    if listener.may_send_to(target) and target in listeners:
         return False
     chain = threads.chain(thread_id)
     return len(chain) >= 2 and chain[-2] == target

@@ -196,7 +196,7 @@ class Router:
             self._respond(listener, env, response.payload, outcome)
             return
         if single and answers_caller(listener, env.thread_id, env.from_id, response.to,
-                                     self.threads):
+                                     self.threads, self.registry):
             self._respond(listener, env, response.payload, outcome)  # the contract's pure tool
             return
         target = self._deliverable(listener, env, response.to)

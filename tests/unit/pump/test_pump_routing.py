@@ -188,6 +188,9 @@ def test_a_listener_without_peers_answers_its_caller_by_name_as_a_reply() -> Non
     assert (out.to, out.from_id, out.thread_id, out.payload) == (
         "team.lead", "team.worker", env.thread_id, Result(value="3"))
     assert child.thread_id in answer.terminated  # pruned as by .respond()
+    anyone_env, anyone = start(router, "other")  # peers "*": the outside caller is no listener
+    outside = router.route(anyone, anyone_env, HandlerResponse(Task(text="y"), to="client"))
+    assert outside.replied and [e.to for e in outside.envelopes] == ["client"]
     in_list = router.route(lead, env, [HandlerResponse(Result(value="x"), to="client")])
     assert in_list.errors == ["routing"]  # only a lone answer is a reply
     assert in_list.envelopes[0].payload.message == REPLY_BY_NAME_MESSAGE
