@@ -96,7 +96,10 @@ def spelling_conflicts(data: dict[str, Any]) -> list[tuple[str, str]]:
 def fold_runtime_fields(data: dict[str, Any]) -> dict[str, Any]:
     """The agent data with the YAML spellings moved onto the model's fields: `tools` ->
     `tool_names`; `prompt` (text, or a file name by its suffix) and `prompts: {content,
-    path}` -> `prompt_template` / `prompt_path`."""
+    path}` -> `prompt_template` / `prompt_path`; a blank (null) greeting is no greeting."""
+    for key in ("greeting", "return_greeting"):
+        if key in data and data[key] is None:  # `greeting:` left blank: no greeting
+            del data[key]
     if "tools" in data:
         data["tool_names"] = data.pop("tools")
     prompts = dict(data.pop("prompts", None) or {})

@@ -111,3 +111,15 @@ def test_out_of_range_or_unknown_model_and_voice_settings_are_refused(
     agent.write_text(agent.read_text(encoding="utf-8").replace(written, meant), encoding="utf-8")
     [issue] = check_paths([folder]).issues
     assert (Path(issue.file).parent.name, issue.code) == ("fraud_agent", code)
+
+
+def test_a_greeting_left_blank_is_no_greeting(tmp_path: Path) -> None:
+    folder = tmp_path / "set"
+    shutil.copytree(SET, folder)
+    agent = folder / "agents" / "fraud_agent" / "agent.yaml"
+    text = agent.read_text(encoding="utf-8")
+    start = text.index("return_greeting:")
+    end = text.index("\n", start)
+    agent.write_text(text[:start] + "return_greeting:" + text[end:], encoding="utf-8")
+    fraud = load_config(folder).agents["FraudAgent"]
+    assert fraud.return_greeting == "" and greeting_for(fraud, returning=True) == fraud.greeting
