@@ -24,9 +24,11 @@ _EXPORTS: dict[str, str] = {
     "EngineSpec": "engine.config.models",
     "HandoffConfig": "engine.config.models",
     "HandoffSpec": "engine.config.models",
+    "ModelConfig": "engine.config.agent_runtime",
     "Policies": "engine.config.models",
     "RuleSpec": "engine.config.models",
     "UnifiedAgent": "engine.config.models",
+    "VoiceConfig": "engine.config.agent_runtime",
     "Snapshot": "engine.config.snapshot",
     "build_handoff_map": "engine.config.snapshot",
     "check_paths": "engine.config.loader",
@@ -158,6 +160,7 @@ __all__ = [
     "LifecycleError",
     "MemoryStore",
     "MissingExtra",
+    "ModelConfig",
     "Move",
     "ParseError",
     "PayloadRefusal",
@@ -195,6 +198,7 @@ __all__ = [
     "UnifiedAgent",
     "UsageError",
     "VersionConflict",
+    "VoiceConfig",
     "WaitTimeout",
     "WatchOptions",
     "__version__",
@@ -228,6 +232,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # static view of the lazy names, for type checkers and editors
+    from engine.config.agent_runtime import ModelConfig, VoiceConfig
     from engine.config.loader import CheckResult, check_paths, load_config, load_document
     from engine.config.models import (
         AcceptsSpec,

@@ -14,9 +14,11 @@ T = TypeVar("T")
 
 
 def instructions_for(agent: AgentSpec) -> str:
-    """`metadata.instructions`, else `metadata.prompt` when it is inline text rather than a file
-    name (prompt files are the runtime's to render: pass your own instructions callable), else
-    a line built from the agent's name and description."""
+    """The agent's inline `prompt_template`, else `metadata.instructions`, else `metadata.prompt`
+    when it is inline text rather than a file name (prompt files are the runtime's to render:
+    pass your own instructions callable), else a line built from its name and description."""
+    if agent.prompt_template.strip():
+        return agent.prompt_template.strip()
     for key in ("instructions", "prompt"):
         text = agent.metadata.get(key)
         if isinstance(text, str) and text.strip() and (key == "instructions" or " " in text):
@@ -28,38 +30,55 @@ def instructions_for(agent: AgentSpec) -> str:
 def tools_for(
     agent: AgentSpec, toolbox: Mapping[str, T] | None, triggers: Container[str]
 ) -> list[T]:
-    """The runtime's own tools that the agent's `metadata.tools` names, from `toolbox` (tools by
-    name). Handoff triggers listed there are skipped: handoff tools come from policy. Without a
-    toolbox an agent gets none; with one, a name it lacks is a UsageError listing them all."""
+    """The runtime's own tools that the agent's `tools` (else `metadata.tools`) names, from
+    `toolbox` (tools by name). Handoff triggers listed there are skipped: handoff tools come
+    from policy. Without a toolbox an agent gets none; with one, a name it lacks is a
+    UsageError listing them all."""
     if toolbox is None:
         return []
-    listed = agent.metadata.get("tools") or []
+    where = "tools" if agent.tool_names else "metadata.tools"
+    listed = agent.tool_names or agent.metadata.get("tools") or []
     names = [name for name in listed if isinstance(name, str) and name not in triggers]
     lacking = [name for name in names if name not in toolbox]
     if lacking:
         raise UsageError(
-            f"agent {agent.name!r}: metadata.tools names {', '.join(map(repr, lacking))}, "
+            f"agent {agent.name!r}: {where} names {', '.join(map(repr, lacking))}, "
             f"which the toolbox lacks; it has: {', '.join(sorted(toolbox)) or 'nothing'}"
         )
     return [toolbox[name] for name in names]
 
 
 def greeting_for(agent: AgentSpec, *, returning: bool = False) -> str | None:
-    """The agent's `metadata.greeting` (`return_greeting` when the caller comes back to it)."""
+    """The agent's `greeting` (`return_greeting` when the caller comes back to it), each read
+    from `metadata` when the typed field is empty."""
     keys = ("return_greeting", "greeting") if returning else ("greeting",)
     for key in keys:
-        text = agent.metadata.get(key)
+        text = getattr(agent, key) or agent.metadata.get(key)
         if isinstance(text, str) and text.strip():
             return text.strip()
     return None
 
 
 def voice_for(agent: AgentSpec) -> str | None:
-    """The voice name from `metadata.voice` (`{name: ...}` or a plain string)."""
+    """The voice name from the agent's `voice` when it declares one, else from `metadata.voice`
+    (`{name: ...}` or a plain string)."""
+    if "voice" in agent.model_fields_set:
+        return agent.voice.name
     voice = agent.metadata.get("voice")
     if isinstance(voice, Mapping):
         voice = voice.get("name")
     return voice if isinstance(voice, str) and voice else None
+
+
+def model_for(agent: AgentSpec) -> str | None:
+    """The model deployment the agent's `model` names, else `metadata.model.deployment` (or a
+    plain string); None leaves the choice to the framework."""
+    declared = agent.model.declared_deployment
+    if declared is not None:
+        return declared
+    configured = agent.metadata.get("model")
+    deployment = configured.get("deployment") if isinstance(configured, Mapping) else configured
+    return deployment if isinstance(deployment, str) else None
 
 
 def handoff_brief(system_vars: Mapping[str, Any]) -> str:

@@ -8,7 +8,13 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
-from engine.adapters.common import instructions_for, missing, not_in_team, refusal_message
+from engine.adapters.common import (
+    instructions_for,
+    missing,
+    model_for,
+    not_in_team,
+    refusal_message,
+)
 from engine.adapters.lifecycle import Conversation, LifecyclePolicy
 from engine.adapters.openai_handoffs import (
     HandoffRefused,
@@ -40,14 +46,16 @@ class AgentTeam(TeamHandoffs):
     """The SDK agents of a config set, wired to an engine.
 
     `AgentTeam(engine, model=...)` builds one `Agent` per enabled config agent: its name, its
-    instructions (`instructions(spec)`, by default from the agent's metadata, followed by the
-    engine's handoff brief once it takes over), the tools its `metadata.tools` names from your
-    `tools` (a toolbox: tools by name), and one handoff per target its policy allows (tool name
-    = the target's trigger, parameters = its payload schema, strict-mode when `strict=True` and
-    the schema allows it). `agents` plugs in your own SDK `Agent`s by config name (a copy gets
-    the engine's handoffs, brief and model step; your object is left as it is).
+    instructions (`instructions(spec)`, by default from the agent's prompt or metadata, followed
+    by the engine's handoff brief once it takes over), the tools its `tools` (or
+    `metadata.tools`) name from your `tools` (a toolbox: tools by name), and one handoff per
+    target its policy allows (tool name = the target's trigger, parameters = its payload
+    schema, strict-mode when `strict=True` and the schema allows it). `agents` plugs in your own
+    SDK `Agent`s by config name (a copy gets the engine's handoffs, brief and model step; your
+    object is left as it is).
     `model`: a model name, an SDK `Model`, or a callable of the agent spec returning either;
-    by default `metadata.model.deployment`. `policy`: when records move (`LifecyclePolicy`).
+    by default its `model` (or `metadata.model.deployment`). `policy`: when records move
+    (`LifecyclePolicy`).
     `route_input=True` routes each caller turn through the engine first (rules, keywords,
     examples), so the run starts with the agent the config says should take it.
     Handoffs, payload schemas, tools and share policies follow the serving config: a reload
@@ -226,6 +234,4 @@ def _model(spec: AgentSpec, choice: ModelChoice | Callable[[AgentSpec], ModelCho
         return choice(spec)
     if choice is not None:
         return choice
-    configured = spec.metadata.get("model")
-    deployment = configured.get("deployment") if isinstance(configured, Mapping) else configured
-    return deployment if isinstance(deployment, str) else None
+    return model_for(spec)

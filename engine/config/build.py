@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from engine.config.agent_runtime import fold_runtime_fields
 from engine.config.codes import issue
 from engine.config.models import (
     AgentSpec,
@@ -71,6 +72,7 @@ def build_agent(document: Document) -> AgentSpec:
     if "from" in accepts:
         accepts["from"] = _anyone(accepts["from"])
     data["accepts"] = accepts
+    fold_runtime_fields(data)
     agent = AgentSpec.model_validate({**data, "source": _ref(document)})
     return shared_fields(agent)
 

@@ -55,6 +55,8 @@ ERROR_CODES: dict[str, str] = {
     "duplicate-capability": "two capabilities documents declare the same capability",
     "duplicate-trigger": "two agents declare the same handoff trigger",
     "conflicting-trigger": "an agent's legacy handoff_trigger differs from its handoff.trigger",
+    "conflicting-key": "two spellings of one agent setting in one file (`tools` and "
+    "`tool_names`; `prompt`, `prompts` and `prompt_template`)",
     "duplicate-rule": "two routing rules share an id",
     "duplicate-fallback": "more than one routing document sets a fallback",
     "impossible-condition": "a rule condition no request can meet (priority min > max)",

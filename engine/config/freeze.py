@@ -3,14 +3,17 @@
 Mappings become read-only `MappingProxyType`s and lists become tuples; scalars are untouched.
 Equal frozen parts are shared: thousands of agents written from one template repeat the same
 payload schemas and metadata blocks, and read-only values can be one object. `thaw` is the
-exact inverse, for dumping a config back to YAML or JSON.
+exact inverse, for dumping a config back to YAML or JSON. `Frozen` is the base of every
+config model and `FrozenMapping` the field type of pass-through data.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, PlainSerializer
 
 SHARED_MAX = 50_000
 """Frozen parts remembered for sharing; the memory is forgotten at once when it is full."""
@@ -96,3 +99,18 @@ def thaw(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [thaw(item) for item in value]
     return value
+
+
+class Frozen(BaseModel):
+    """Base of all config models: immutable, and unknown fields are a bug, not data."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+FrozenMapping = Annotated[
+    Mapping[str, Any],
+    AfterValidator(deep_freeze),
+    PlainSerializer(thaw, return_type=dict),
+]
+"""Pass-through data (metadata, payload schemas, context values): deep-frozen on validation,
+dumped as plain dicts and lists."""

@@ -10,35 +10,14 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Annotated, Any, Literal
 
-from pydantic import (
-    AfterValidator,
-    BaseModel,
-    BeforeValidator,
-    ConfigDict,
-    Field,
-    PlainSerializer,
-    model_validator,
-)
+from pydantic import BeforeValidator, ConfigDict, Field, model_validator
 
-from engine.config.freeze import deep_freeze, thaw
+from engine.config.agent_runtime import HandoffStrategy, ModelConfig, VoiceConfig
+from engine.config.freeze import Frozen as Frozen
+from engine.config.freeze import FrozenMapping as FrozenMapping
 
 ANYONE = "*"
 """In `peers` and `accepts.from`: every agent. An empty list means no agent at all."""
-
-
-FrozenMapping = Annotated[
-    Mapping[str, Any],
-    AfterValidator(deep_freeze),
-    PlainSerializer(thaw, return_type=dict),
-]
-"""Pass-through data (metadata, payload schemas, context values): deep-frozen on validation,
-dumped as plain dicts and lists."""
-
-
-class Frozen(BaseModel):
-    """Base of all config models: immutable, and unknown fields are a bug, not data."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class SourceRef(Frozen):
@@ -55,6 +34,8 @@ class HandoffSpec(Frozen):
     trigger: str | None = None
     is_entry_point: bool = False
     description: str | None = None
+    strategy: HandoffStrategy | None = None
+    state_key: str | None = None
 
 
 class ContextPolicy(Frozen):
@@ -95,6 +76,16 @@ class AgentSpec(Frozen):
     accepts: AcceptsSpec = AcceptsSpec()
     context: ContextPolicy = ContextPolicy()
     metadata: FrozenMapping = Field(default_factory=lambda: MappingProxyType({}))
+    # -- runtime fields (seed 002 `UnifiedAgent`): typed, passed through, never interpreted
+    greeting: str = ""
+    return_greeting: str = ""
+    model: ModelConfig = ModelConfig()
+    voice: VoiceConfig = VoiceConfig()
+    session: FrozenMapping = Field(default_factory=lambda: MappingProxyType({}))
+    prompt_template: str = ""
+    prompt_path: str | None = None
+    tool_names: tuple[str, ...] = ()
+    template_vars: FrozenMapping = Field(default_factory=lambda: MappingProxyType({}))
     source: SourceRef | None = None
 
     def may_hand_off_to(self, target: str) -> bool:
@@ -277,5 +268,5 @@ HandoffConfig = HandoffSpec
 """The voice runtime's name for an agent's `handoff` block (trigger, is_entry_point)."""
 
 UnifiedAgent = AgentSpec
-"""The voice runtime's name for an agent definition; runtime fields (voice, model, prompt,
-greeting, tool names) live in `metadata`."""
+"""The voice runtime's name for an agent definition, with its runtime fields (greeting,
+model, voice, session, prompt, tool names)."""

@@ -1,4 +1,5 @@
-"""Own checks of a valid document beyond its schema: an agent's `accepts.payload_schema` must be
+"""Own checks of a valid document beyond its schema: an agent gives each runtime setting under one
+spelling only, and its `accepts.payload_schema` must be
 a JSON Schema whose refs resolve inside it, whose patterns run in linear time and whose refs
 never loop on one value; a schema whose check cost cannot be bounded is a warning.
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.config.agent_runtime import spelling_conflicts
 from engine.config.codes import issue
 from engine.config.members import Payload
 from engine.config.positions import Document, PathKey, json_path
@@ -78,7 +80,19 @@ def no_issues(document: Document) -> list[Issue]:
     return []
 
 
+def agent_issues(document: Document) -> list[Issue]:
+    """An agent document's own checks: a setting given under two spellings (`tools` and
+    `tool_names`: which one the runtime gets is the author's to say), then its payload
+    schema."""
+    repeated = [
+        issue(document.file, document.locate((key,), key=True), json_path((key,)),
+              "conflicting-key", message)
+        for key, message in spelling_conflicts(document.data)
+    ]
+    return repeated + payload_schema_issues(document)
+
+
 OWN_ISSUES: dict[str, Payload] = {
-    "agents": payload_schema_issues, "capabilities": no_issues, "routing": no_issues
+    "agents": agent_issues, "capabilities": no_issues, "routing": no_issues
 }
 """The own checks of each document kind of a set."""

@@ -16,6 +16,7 @@ from engine.pump.pump import Pump
 from engine.pump.registry import Listener, ListenerRegistry
 from engine.pump.stats import InFlight, PumpStats, ShutdownReport
 from engine.pump.threads import ThreadRegistry
+from engine.pump.todo_access import ProcessTodos, get_todo_registry
 from engine.pump.todos import (
     TODO_COMPLETE_LISTENER,
     TODO_LISTENER,
@@ -25,7 +26,6 @@ from engine.pump.todos import (
     TodoRegistry,
     TodoUntil,
     TodoWatcher,
-    get_todo_registry,
 )
 
 __all__ = [
@@ -41,6 +41,7 @@ __all__ = [
     "Listener",
     "ListenerRegistry",
     "PayloadSpec",
+    "ProcessTodos",
     "Pump",
     "PumpStats",
     "ShutdownReport",

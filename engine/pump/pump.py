@@ -20,7 +20,8 @@ from engine.pump.registry import SYSTEM_SENDER, Listener, ListenerRegistry
 from engine.pump.routing import Router
 from engine.pump.stats import Counters, InFlight, PumpStats, ShutdownReport
 from engine.pump.timing import Overrun, call_handler
-from engine.pump.todos import TodoRegistry, serving
+from engine.pump.todo_access import serving
+from engine.pump.todos import TodoRegistry
 
 log = logging.getLogger("engine.pump")
 

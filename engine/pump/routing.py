@@ -27,6 +27,7 @@ from engine.pump.registry import (
     is_reserved,
     name_problem,
 )
+from engine.pump.replies import answers_caller, legacy_xml_message
 from engine.pump.threads import ThreadRegistry
 from engine.pump.todos import TodoRegistry, format_nudge, serve_todo
 
@@ -41,7 +42,7 @@ class Router:
         self.registry = registry
         self.limits = limits or Limits()
         self.threads = ThreadRegistry()
-        self.todos = TodoRegistry()
+        self.todos = TodoRegistry(owns=self.threads.__contains__)
         self._usage = {n: registry.usage_instructions(lsn) for n, lsn in registry.listeners.items()}
         self._strikes: dict[str, int] = {}
         self._hops: dict[str, int] = {}
@@ -105,6 +106,10 @@ class Router:
             self._route_one(listener, env, result, outcome, single=True)
         elif isinstance(result, (list, tuple)):
             self._route_many(listener, env, result, outcome)
+        elif isinstance(result, (bytes, bytearray, memoryview)):  # fails once, never bounces
+            message = legacy_xml_message(listener.name, type(result).__name__)
+            log.error("%s", message)
+            self._fail_into(listener, env, outcome, "contract", message, retry_allowed=False)
         else:
             self._error_to_sender(
                 listener, env, outcome, "contract",
@@ -189,6 +194,10 @@ class Router:
                 )
                 return
             self._respond(listener, env, response.payload, outcome)
+            return
+        if single and answers_caller(listener, env.thread_id, env.from_id, response.to,
+                                     self.threads, self.registry):
+            self._respond(listener, env, response.payload, outcome)  # the contract's pure tool
             return
         target = self._deliverable(listener, env, response.to)
         if target is None:

@@ -5,15 +5,13 @@ the registry, the todo payloads and the built-in todo listeners. It never sends 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+import weakref
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.errors import UsageError
 from engine.pump.payloads import PayloadSpec
 
 TODO_LISTENER = "system.todo"
@@ -80,9 +78,18 @@ class TodoRegistry:
     """Watchers by thread. Matching is on the exact payload type name (case-insensitive) and,
     if given, the exact sender name."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, owns: Callable[[str], bool] | None = None) -> None:
+        """`owns` (given by a pump for its own registry) tells whether a thread is that pump's:
+        such a registry is also reachable from outside handlers (see `get_todo_registry`)."""
         self._by_id: dict[str, TodoWatcher] = {}
         self._by_thread: dict[str, list[str]] = {}
+        self._owns = owns
+        if owns is not None:
+            _PUMP_REGISTRIES.add(self)
+
+    def holds(self, thread_id: str) -> bool:
+        """Whether the thread is this registry's: its pump's, or one of its watchers'."""
+        return thread_id in self._by_thread or (self._owns is not None and self._owns(thread_id))
 
     def __len__(self) -> int:
         return len(self._by_id)
@@ -165,6 +172,15 @@ class TodoRegistry:
         return [self._by_id[i] for i in self._by_thread.get(thread_id, ())]
 
 
+_PUMP_REGISTRIES: weakref.WeakSet[TodoRegistry] = weakref.WeakSet()
+"""The registries of the pumps alive in this process (a pump's goes when the pump does)."""
+
+
+def pump_registries() -> list[TodoRegistry]:
+    """The todo registries of the pumps alive in this process."""
+    return list(_PUMP_REGISTRIES)
+
+
 def format_nudge(watchers: list[TodoWatcher]) -> str:
     """The `todo_nudge` text for raised watchers ("" when there are none)."""
     if not watchers:
@@ -179,32 +195,6 @@ def format_nudge(watchers: list[TodoWatcher]) -> str:
     lines.append("Call todo_registry.close(watcher_id) to acknowledge (or send "
                  f"TodoComplete(id=watcher_id) to {TODO_COMPLETE_LISTENER}).")
     return "\n".join(lines)
-
-
-_CURRENT: ContextVar[TodoRegistry | None] = ContextVar("todo_registry", default=None)
-
-
-def get_todo_registry() -> TodoRegistry:
-    """The todo registry of the pump running the calling handler (as in the handler contract's
-    examples: `get_todo_registry().get_raised_for(metadata.thread_id, metadata.own_name)`).
-
-    Raises `UsageError` outside a handler: each pump has its own registry (`pump.todos`).
-    """
-    registry = _CURRENT.get()
-    if registry is None:
-        raise UsageError("get_todo_registry() works inside a pump handler; "
-                         "elsewhere use the pump's own registry, pump.todos")
-    return registry
-
-
-@contextmanager
-def serving(todos: TodoRegistry) -> Iterator[None]:
-    """Make `todos` what `get_todo_registry()` returns while a handler runs."""
-    token = _CURRENT.set(todos)
-    try:
-        yield
-    finally:
-        _CURRENT.reset(token)
 
 
 _TODO_SPECS = {

@@ -149,8 +149,8 @@ def system_vars(
         user_last_utterance=cleaned.text or None,
         policy=agent.context,
     )
-    greeting = agent.metadata.get("greeting")
-    if isinstance(greeting, str):
+    greeting = agent.greeting or agent.metadata.get("greeting")
+    if isinstance(greeting, str) and greeting:
         found["greeting"] = greeting
     if session is not None:
         session.system_vars.update(found)

@@ -1,9 +1,10 @@
 """Finding, loading and validating against the bundled canonical schemas (seed 003 API).
 
 Schemas are package data under `engine/_schemas/specs/`, read through `engine.config.schemas`.
-The parsed text is cached, but every `load_schema` call hands out a fresh copy, so no caller
-can corrupt what the next one sees. Formats are checked, `date-time` as ISO 8601 with the
-offset optional (as the spec models read it). Never writes files.
+`load_schema` hands out one read-only view per schema and layout, built on the first call (so
+later calls cost O(1), and no caller can corrupt what the next one sees). Formats are checked,
+`date-time` as ISO 8601 with the offset optional (as the spec models read it). Never writes
+files.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import sys
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import jsonschema
 from jsonschema import Draft202012Validator, FormatChecker
@@ -20,8 +21,14 @@ from jsonschema.protocols import Validator
 
 from engine.config import schemas as bundled
 from engine.config.schemas import bundled_registry, schema_root
-from engine.errors import SchemaNotFoundError, SchemaParseError, SchemaValidationError
+from engine.errors import (
+    SchemaNotFoundError,
+    SchemaParseError,
+    SchemaValidationError,
+    UsageError,
+)
 from engine.specs.models.common import parse_date_time
+from engine.specs.views import inlined, read_only
 from engine.validation.validators import SafeValidator, format_checker
 
 if sys.version_info >= (3, 11):
@@ -34,6 +41,10 @@ SPECS = "specs"
 ERROR_SCHEMA = "agent_error_taxonomy_v1"
 ERROR_INSTANCE = "error_instance"
 """The `$defs` entry of `agent_error_taxonomy_v1` that one runtime error validates against."""
+Layout = Literal["inline", "refs"]
+"""How `load_schema` writes nested schemas: `inline` in place (the aumai-specs layout, which
+code walking `properties` expects), or `refs` as the bundled file does (`$ref` into `$defs`)."""
+LAYOUTS = ("inline", "refs")
 
 
 def _folder() -> Traversable:
@@ -42,16 +53,22 @@ def _folder() -> Traversable:
 
 def list_schemas() -> list[str]:
     """Names of all bundled canonical schemas, sorted, without the file extension."""
-    return sorted(
+    return list(_names())
+
+
+@cache
+def _names() -> tuple[str, ...]:
+    """The bundled names, listed once: package data does not change while running."""
+    return tuple(sorted(
         entry.name[: -len(SUFFIX)]
         for entry in _folder().iterdir()
         if entry.name.endswith(SUFFIX) and entry.is_file()
-    )
+    ))
 
 
 def _bundled_name(schema_name: str) -> str:
     """The schema's name in the bundled-schema store, after checking that it exists."""
-    if not isinstance(schema_name, str) or schema_name not in list_schemas():
+    if not isinstance(schema_name, str) or schema_name not in _names():
         raise SchemaNotFoundError(str(schema_name), list_schemas())
     return f"{SPECS}/{schema_name}{SUFFIX}"
 
@@ -61,12 +78,25 @@ def get_schema_path(schema_name: str) -> Path:
     return Path(str(schema_root() / _bundled_name(schema_name))).resolve()
 
 
-def load_schema(schema_name: str) -> dict[str, Any]:
-    """The named schema as a new dict (the parse is cached; mutating the result is safe).
+def load_schema(schema_name: str, *, layout: Layout = "inline") -> dict[str, Any]:
+    """The named schema, as one read-only view shared by every caller: the first call parses
+    and builds it, later calls cost O(1). A change raises `TypeError`; `copy.deepcopy(schema)`
+    gives a mutable copy. `layout="inline"` (the default) writes nested schemas in place,
+    as the aumai-specs files did; `layout="refs"` is the bundled file (`$ref` into `$defs`).
 
-    Raises `SchemaNotFoundError` or `SchemaParseError`.
+    Raises `SchemaNotFoundError`, `SchemaParseError`, or `UsageError` for an unknown layout.
     """
-    return bundled.load_schema(_bundled_name(schema_name))
+    name = _bundled_name(schema_name)
+    if layout not in LAYOUTS:
+        raise UsageError(f"layout must be one of {', '.join(map(repr, LAYOUTS))}, not {layout!r}")
+    return _view(name, layout)
+
+
+@cache
+def _view(name: str, layout: Layout) -> dict[str, Any]:
+    parsed = bundled.load_schema(name)
+    view: dict[str, Any] = read_only(inlined(parsed) if layout == "inline" else parsed)
+    return view
 
 
 def _spec_formats() -> FormatChecker:
@@ -85,7 +115,7 @@ def validator_for(schema_name: str, definition: str | None = None) -> Validator:
 
 @cache
 def _validator(schema_name: str, definition: str | None) -> Validator:
-    schema = load_schema(schema_name)
+    schema = bundled.load_schema(_bundled_name(schema_name))  # the file's layout: error paths
     try:
         Draft202012Validator.check_schema(schema)
     except SchemaError as error:

@@ -80,11 +80,15 @@ def keys_of(model: type[Any]) -> set[str]:
     return {field.alias or name for name, field in model.model_fields.items()} - {"source"}
 
 
+FILE_SPELLINGS = {"handoff_trigger", "tools", "prompt", "prompts"}
+"""Agent-file keys the build stage moves onto other fields: handoff_trigger (deprecated) onto
+handoff.trigger, tools onto tool_names, prompt and prompts onto prompt_template/prompt_path."""
+
+
 def test_agent_schema_and_model_agree() -> None:
     schema = load_schema("agent.schema.json")
-    # handoff_trigger: a deprecated spelling the build stage moves onto handoff.trigger
-    assert set(schema["properties"]) - {"handoff_trigger"} == keys_of(AgentSpec)
-    for key in ("handoff", "accepts", "context"):
+    assert set(schema["properties"]) - FILE_SPELLINGS == keys_of(AgentSpec) - {"prompt_path"}
+    for key in ("handoff", "accepts", "context", "model", "voice"):
         model = AgentSpec.model_fields[key].annotation
         assert set(schema["properties"][key]["properties"]) == keys_of(model), key  # type: ignore[arg-type]
 

@@ -88,7 +88,7 @@ class Ping(BaseModel):
     text: str
 
 
-def test_m3_pump_has_no_xml_peers_empty_means_no_one_and_reply_by_name_hints() -> None:
+def test_m3_pump_has_no_xml_peers_empty_means_no_one_and_answers_reach_the_caller() -> None:
     from engine.pump import (
         HandlerMetadata,
         HandlerResponse,
@@ -97,7 +97,7 @@ def test_m3_pump_has_no_xml_peers_empty_means_no_one_and_reply_by_name_hints() -
         SystemError,
         get_todo_registry,
     )
-    from engine.pump.contract import REPLY_BY_NAME_MESSAGE, ROUTING_MESSAGE
+    from engine.pump.contract import ROUTING_MESSAGE
 
     got: dict[str, list[Any]] = {"lonely": [], "tool": [], "xml": []}
 
@@ -112,7 +112,7 @@ def test_m3_pump_has_no_xml_peers_empty_means_no_one_and_reply_by_name_hints() -
             got["tool"].append(payload.message)
             return None
         assert get_todo_registry() is not None  # inside a handler: the pump's registry
-        return HandlerResponse(Ping(text="back"), to=metadata.from_id)
+        return HandlerResponse(Ping(text="back"), to=metadata.from_id)  # no peer needed
 
     async def xml(payload: Any, metadata: HandlerMetadata) -> Any:
         if isinstance(payload, SystemError):
@@ -120,21 +120,22 @@ def test_m3_pump_has_no_xml_peers_empty_means_no_one_and_reply_by_name_hints() -
             return None
         return b"<ping/>"
 
-    async def main() -> None:
+    async def main() -> tuple[Any, Any]:
         registry = ListenerRegistry()
         registry.register("lonely", lonely, payload=[Ping, SystemError], peers=[])
         registry.register("tool", tool, payload=[Ping, SystemError])
         registry.register("dotted.xml", xml, payload=[Ping, SystemError])
         async with Pump(registry) as pump:
-            for name in ("lonely", "tool", "dotted.xml"):
-                await pump.inject(name, Ping(text="go"), sender="console")
+            await pump.inject("lonely", Ping(text="go"), sender="console")
             await pump.join()
+            return (await pump.request("tool", Ping(text="go")),
+                    await pump.request("dotted.xml", Ping(text="go")))
 
-    asyncio.run(asyncio.wait_for(main(), 10))
-    assert got == {"lonely": [ROUTING_MESSAGE], "tool": [REPLY_BY_NAME_MESSAGE],
-                   "xml": ["contract"]}
-    with pytest.raises(UsageError):
-        get_todo_registry()  # outside a handler
+    answer, failure = asyncio.run(asyncio.wait_for(main(), 10))
+    assert got == {"lonely": [ROUTING_MESSAGE], "tool": [], "xml": []}
+    assert answer == Ping(text="back")
+    assert isinstance(failure, SystemError) and failure.code == "contract"  # once, to the caller
+    assert get_todo_registry().get_pending_for("any-thread", "tool") == []  # outside a handler
 
 
 def test_m4_voice_agents_duplicate_triggers_fail_legacy_key_warns(tmp_path: Path) -> None:
@@ -204,12 +205,16 @@ def test_m7_context_helpers_and_the_target_policy() -> None:
     assert carried["handoff_context"] == {"customer_id": "c1"}
 
 
-def test_m8_specs_loader_hands_out_copies_and_checks_formats_and_rules() -> None:
+def test_m8_specs_loader_hands_out_read_only_views_and_checks_formats_and_rules() -> None:
     from engine.specs import get_schema_path, load_schema, validate_quietly
 
     first = load_schema("tool_canonical_ir_v1")
-    first["properties"].clear()
-    assert load_schema("tool_canonical_ir_v1")["properties"]
+    assert "action" in first["properties"]["capabilities"]["items"]["properties"]  # seed layout
+    with pytest.raises(TypeError, match="read-only"):
+        first["properties"].clear()
+    assert load_schema("tool_canonical_ir_v1") is first and first["properties"]
+    assert load_schema("tool_canonical_ir_v1", layout="refs")["properties"]["security"] == {
+        "$ref": "#/$defs/security"}
     tool = {"name": "t", "version": "1.0.0", "inputs": {}, "outputs": {},
             "capabilities": [{"action": "a", "domain": "d"}],
             "metadata": {"created_at": "2026-03-01T09:30:00"}}

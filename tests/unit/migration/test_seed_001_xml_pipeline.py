@@ -24,7 +24,7 @@ from engine.pump import (
     TodoRegistered,
     get_todo_registry,
 )
-from engine.pump.contract import REPLY_BY_NAME_MESSAGE, ROUTING_MESSAGE
+from engine.pump.contract import ROUTING_MESSAGE
 
 
 class AddPayload(BaseModel):
@@ -105,31 +105,38 @@ def test_respond_prunes_the_chain_back_to_the_caller() -> None:
     assert run(main()) == ResultPayload(value=42)
 
 
-def test_pure_tool_sending_to_from_id_is_told_to_use_respond() -> None:
-    """The contract's "pure tool" replies with `to=metadata.from_id`. Peers are enforced by
-    the pump, and a tool has none: the send is blocked, and the tool is told to use
-    `.respond()` (its caller is already in its metadata, so nothing leaks)."""
+def test_pure_tool_returns_to_whoever_called_by_from_id() -> None:
+    """The contract's "pure tool" replies with `to=metadata.from_id` and declares no peers:
+    answering whoever called needs none, so it is delivered as `.respond()` would be."""
     errors: list[SystemError] = []
 
     async def add_handler(payload: Any, metadata: HandlerMetadata) -> HandlerResponse | None:
         if isinstance(payload, SystemError):
             errors.append(payload)
-            return HandlerResponse.respond(payload=ResultPayload(value=-1))
+            return None
         result = payload.a + payload.b
         return HandlerResponse(
             payload=ResultPayload(value=result),
             to=metadata.from_id,  # Return to whoever called
         )
 
-    async def main() -> Any:
-        registry = ListenerRegistry()
-        registry.register("calculator.add", add_handler, payload=[AddPayload, SystemError])
-        async with Pump(registry) as pump:
-            return await pump.request("calculator.add", AddPayload(a=1, b=2))
+    async def agent(payload: Any, metadata: HandlerMetadata) -> HandlerResponse:
+        if isinstance(payload, Greeting):
+            return HandlerResponse(AddPayload(a=2, b=3), to="calculator.add")
+        return HandlerResponse.respond(payload)
 
-    assert run(main()) == ResultPayload(value=-1)
-    assert errors[0].code == "routing" and errors[0].retry_allowed
-    assert errors[0].message == REPLY_BY_NAME_MESSAGE and ".respond(" in errors[0].message
+    async def main() -> tuple[Any, Any]:
+        registry = ListenerRegistry()
+        registry.register("calculator.add", add_handler, payload=[AddPayload, SystemError],
+                          peers=[])
+        registry.register("agent", agent, payload=[Greeting, ResultPayload],
+                          peers=["calculator.add"])
+        async with Pump(registry) as pump:
+            direct = await pump.request("calculator.add", AddPayload(a=1, b=2))
+            return direct, await pump.request("agent", Greeting(name="x"))
+
+    assert run(main()) == (ResultPayload(value=3), ResultPayload(value=5))
+    assert errors == []
 
 
 def test_undeclared_peer_gets_the_generic_error_and_may_retry() -> None:
@@ -205,9 +212,39 @@ def test_todo_nudge_handler_example_closes_raised_watchers() -> None:
     assert "Call todo_registry.close(watcher_id) to acknowledge" in nudges[0]
 
 
-def test_get_todo_registry_outside_a_handler_says_where_to_look() -> None:
-    with pytest.raises(UsageError, match=r"pump\.todos"):
-        get_todo_registry()
+def test_get_todo_registry_works_in_start_up_and_admin_code() -> None:
+    todo_registry = get_todo_registry()  # start-up: before any pump exists
+    seen: dict[str, Any] = {}
+    registered, inspected = asyncio.Event(), asyncio.Event()
+
+    async def agent_handler(payload: Any, metadata: HandlerMetadata) -> Any:
+        if isinstance(payload, Greeting):
+            return HandlerResponse({"wait_for": "ResultPayload"}, to="system.todo")
+        assert isinstance(payload, TodoRegistered)
+        seen["thread"], seen["watcher"] = metadata.thread_id, payload.id
+        registered.set()
+        await inspected.wait()  # the conversation stays open while admin code looks
+        return None
+
+    async def main() -> None:
+        registry = ListenerRegistry()
+        registry.register("agent", agent_handler, payload=[Greeting], agent=True)
+        async with Pump(registry) as pump:
+            await pump.inject("agent", Greeting(name="x"))
+            await asyncio.wait_for(registered.wait(), 10)
+            admin = get_todo_registry()  # admin code: outside any handler
+            [pending] = admin.get_pending_for(seen["thread"], "agent")
+            assert pending.watcher_id == seen["watcher"] and len(todo_registry) == 1
+            assert todo_registry.get(seen["watcher"]) == pending == pump.todos.get(pending.id)
+            assert todo_registry.close(pending.watcher_id) and len(pump.todos) == 0
+            inspected.set()
+            await pump.join()
+
+    run(main())
+    assert len(todo_registry) == 0 and get_todo_registry() is todo_registry
+    assert todo_registry.get_raised_for("no-such-thread", "agent") == []
+    with pytest.raises(UsageError, match="no running pump has thread"):
+        todo_registry.register("no-such-thread", "agent", "ResultPayload")
 
 
 def test_llm_agent_gets_peer_schemas_and_the_response_semantics() -> None:
@@ -234,22 +271,25 @@ def test_llm_agent_gets_peer_schemas_and_the_response_semantics() -> None:
     assert "Complete ALL sub-tasks before responding" in prompts[0]
 
 
-def test_legacy_bytes_returns_are_a_contract_error_not_xml() -> None:
-    """Deliberate: no XML. A handler returning bytes gets a `contract` SystemError."""
-    got: list[SystemError] = []
+def test_legacy_bytes_returns_fail_once_clearly_instead_of_bouncing() -> None:
+    """Deliberate: no XML. A legacy handler returning bytes (it would answer a SystemError
+    with bytes again) fails once: its caller gets one `contract` error saying what to return,
+    and the handler is not called again on that thread."""
+    calls: list[str] = []
 
     async def old_handler(payload: Any, metadata: HandlerMetadata) -> Any:
-        if isinstance(payload, SystemError):
-            got.append(payload)
-            return None
+        calls.append(type(payload).__name__)
         return b"<result>...</result>"
 
-    async def main() -> None:
+    async def main() -> Any:
         registry = ListenerRegistry()
         registry.register("old", old_handler, payload=[Greeting, SystemError])
         async with Pump(registry) as pump:
-            await pump.inject("old", Greeting(name="x"), sender="console")
-            await pump.join()
+            reply = await pump.request("old", Greeting(name="x"))
+            return reply, pump.stats().errors
 
-    run(main())
-    assert got and got[0].code == "contract"
+    reply, errors = run(main())
+    assert calls == ["Greeting"] and errors == {"contract": 1}
+    assert isinstance(reply, SystemError) and reply.code == "contract"
+    assert not reply.retry_allowed and "'old' returned bytes" in reply.message
+    assert "HandlerResponse(payload, to=...)" in reply.message

@@ -18,6 +18,7 @@ from engine.pump import (
     SystemError,
     TodoRegistered,
 )
+from engine.pump.contract import REPLY_BY_NAME_MESSAGE
 from engine.pump.envelope import Envelope
 from engine.pump.routing import Router
 
@@ -89,7 +90,7 @@ def test_empty_peers_mean_no_one_and_self_sends_need_listing() -> None:
     worker_env = router.route(lead, env, HandlerResponse(Task(text="x"), to="team.worker"))
     child = worker_env.envelopes[0]
     worker = router.registry["team.worker"]
-    refused = router.route(worker, child, HandlerResponse(Task(text="x"), to="team.lead"))
+    refused = router.route(worker, child, HandlerResponse(Task(text="x"), to="other"))
     assert refused.errors == ["routing"]
     other_env, other = start(router, "other")
     self_send = router.route(other, other_env, HandlerResponse(Task(text="x"), to="other"))
@@ -174,3 +175,49 @@ def test_todo_until_is_served_on_the_senders_thread_and_nudges() -> None:
     assert out.payload.id in metadata.todo_nudge
     assert metadata.own_name == "team.lead" and metadata.from_id == "team.worker"
     assert "team.worker" in metadata.usage_instructions and not metadata.is_self_call
+
+
+def test_a_listener_without_peers_answers_its_caller_by_name_as_a_reply() -> None:
+    router = make_router()
+    env, lead = start(router)
+    child = router.route(lead, env, HandlerResponse(Task(text="x"), to="team.worker")).envelopes[0]
+    worker = router.registry["team.worker"]
+    answer = router.route(worker, child, HandlerResponse(Result(value="3"), to=child.from_id))
+    [out] = answer.envelopes
+    assert answer.errors == [] and answer.replied
+    assert (out.to, out.from_id, out.thread_id, out.payload) == (
+        "team.lead", "team.worker", env.thread_id, Result(value="3"))
+    assert child.thread_id in answer.terminated  # pruned as by .respond()
+    anyone_env, anyone = start(router, "other")  # peers "*": the outside caller is no listener
+    outside = router.route(anyone, anyone_env, HandlerResponse(Task(text="y"), to="client"))
+    assert outside.replied and [e.to for e in outside.envelopes] == ["client"]
+    in_list = router.route(lead, env, [HandlerResponse(Result(value="x"), to="client")])
+    assert in_list.errors == ["routing"]  # only a lone answer is a reply
+    assert in_list.envelopes[0].payload.message == REPLY_BY_NAME_MESSAGE
+
+
+def test_a_caller_that_is_a_peer_gets_a_send_not_a_reply() -> None:
+    registry = ListenerRegistry()
+    registry.register("a", sink, payload=[Task, Result], peers=["b"])
+    registry.register("b", sink, payload=Task, peers=["a"])
+    router = Router(registry)
+    env = router.open("a", {"text": "go"}, sender="client")
+    child = router.route(registry["a"], env, HandlerResponse(Task(text="x"), to="b")).envelopes[0]
+    sent = router.route(registry["b"], child, HandlerResponse(Task(text="y"), to="a"))
+    [out] = sent.envelopes
+    assert out.forward and not sent.replied
+    assert router.threads.chain(out.thread_id) == ("client", "a", "b", "a")
+
+
+@pytest.mark.parametrize("legacy", [b"<result/>", bytearray(b"<result/>")])
+def test_a_legacy_xml_result_fails_once_to_the_caller_and_ends_the_thread(legacy: Any) -> None:
+    router = make_router()
+    env, lead = start(router)
+    child = router.route(lead, env, HandlerResponse(Task(text="x"), to="team.worker")).envelopes[0]
+    failed = router.route(router.registry["team.worker"], child, legacy)
+    [out] = failed.envelopes
+    assert (out.to, failed.errors, failed.failure) == ("team.lead", ["contract"], "contract")
+    assert isinstance(out.payload, SystemError) and not out.payload.retry_allowed
+    assert "'team.worker' returned" in out.payload.message
+    assert "HandlerResponse(payload, to=...)" in out.payload.message
+    assert child.thread_id not in router.threads

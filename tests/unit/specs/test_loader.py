@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 
 import jsonschema
@@ -34,7 +35,7 @@ def test_list_schemas_is_sorted_seed_list() -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_each_schema_is_documented_draft_2020_12(name: str) -> None:
-    schema = load_schema(name)
+    schema = load_schema(name, layout="refs")
     Draft202012Validator.check_schema(schema)
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     assert schema["description"] and schema["examples"] and schema["title"]
@@ -43,8 +44,8 @@ def test_each_schema_is_documented_draft_2020_12(name: str) -> None:
     assert json.loads(path.read_text(encoding="utf-8")) == schema
 
 
-def test_mutating_a_loaded_schema_cannot_corrupt_the_cache() -> None:
-    first = load_schema("agent_error_taxonomy_v1")
+def test_mutating_a_copy_of_a_loaded_schema_cannot_corrupt_the_cache() -> None:
+    first = copy.deepcopy(load_schema("agent_error_taxonomy_v1", layout="refs"))
     first["$defs"]["error_entry"]["properties"]["code"]["maximum"] = 10_000
     first["required"].clear()
     first.clear()
@@ -90,7 +91,7 @@ def test_parse_spec_gives_typed_models_and_model_only_rules() -> None:
     assert isinstance(model, AgentErrorTaxonomy)
     assert model.categories[0].errors[0].code == 201
     assert ErrorCategory(model.categories[0].category_name) is ErrorCategory.TOOL_EXECUTION
-    capsule = load_schema("capsule_format_v1")["examples"][0]
+    capsule = copy.deepcopy(load_schema("capsule_format_v1")["examples"][0])
     capsule["run"]["ended_at"] = "2000-01-01T00:00:00Z"
     with pytest.raises(SchemaValidationError, match="must not be before started_at"):
         parse_spec(capsule, "capsule_format_v1")

@@ -164,7 +164,7 @@ OPEN_OBJECTS = {"inputs", "outputs"}  # JSON Schemas of a tool's arguments: any 
 
 @pytest.mark.parametrize("name", sorted(FULL))
 def test_schemas_admit_no_unknown_keys_and_null_only_where_the_seed_does(name: str) -> None:
-    schema = load_schema(name)
+    schema = load_schema(name, layout="refs")
     nullable = set()
     for pointer, node in _objects(schema):
         if pointer.rsplit("/", 1)[-1] not in OPEN_OBJECTS:
