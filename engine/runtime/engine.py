@@ -5,13 +5,16 @@ record). Synchronous; the async edge (watching) lives in `watch.py`."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.config.snapshot import Snapshot
 from engine.errors import HandoffExpired, UsageError
 from engine.lifecycle import HandoffManager, HandoffRecord, HandoffStatus, Sweeper, Trigger
+from engine.lifecycle.delivery import Deliver
+from engine.lifecycle.expiry import Expiry
+from engine.redaction import Redactor
 from engine.routing import RouteDecision, Router, RouteRequest
 from engine.runtime import handoff
 from engine.runtime.handoff import CallerPolicy
@@ -82,12 +85,9 @@ class Engine:
         self._watchers: list[ConfigWatcher] = []
         self._reloader = Reloader(config, load=load, hooks=self.hooks)
         self._router = Router(self._reloader.current)
-        policies = self.snapshot.config.engine.policies
-        self.manager = HandoffManager(
-            store=_open_store(store), pending_timeout_s=policies.pending_timeout_s, actor=actor
-        )
+        self.manager = HandoffManager(store=_open_store(store), actor=actor)
         self._caller_policy = (self.snapshot, CallerPolicy.of(self.snapshot))
-        self.manager.redactor = self._caller_policy[1].redactor
+        self._configure_manager(self.snapshot, self._caller_policy[1])
         self.hooks.add("config_reloaded", self._on_reload)
         self.sweeper: Sweeper | None = None
         if sweep_interval_s is not None:
@@ -128,9 +128,14 @@ class Engine:
         self.hooks.add(event, hook)
 
     def _on_reload(self, event: Event) -> None:
-        timeout = self.snapshot.config.engine.policies.pending_timeout_s
-        self.manager.pending_timeout = timedelta(seconds=timeout)
-        self._policy(self.snapshot)  # the new redaction policy applies to every write
+        self._policy(self.snapshot)  # the new expiry and redaction policies apply to every write
+
+    def _configure_manager(self, snapshot: Snapshot, policy: CallerPolicy) -> None:
+        """Give the manager the config's expiry, redaction and delivery policies."""
+        policies = snapshot.config.engine.policies
+        self.manager.expiry = Expiry.of(policies.pending_timeout_s, policies.deadlines)
+        self.manager.redactor = policy.redactor
+        self.manager.deliver = Deliver(snapshot.config.engine.redact.deliver)
 
     def router(self) -> Router:
         """The router of the serving snapshot (built once per snapshot)."""
@@ -230,7 +235,8 @@ class Engine:
         session: Session | None,
         snapshot: Snapshot | None,
     ) -> HandoffOutcome:
-        """Record the handoff (redacted), move the session, build system vars, emit."""
+        """Record the handoff (redacted), move the session, build system vars, emit (redacted).
+        The outcome carries the caller's data intact unless the config delivers it redacted."""
         rejection = handoff.rejection_of(decision, refusal)
         if rejection is not None and cleaned.tool_args:
             rejection = policy.redactor.scrub(rejection, cleaned.tool_args)
@@ -243,16 +249,24 @@ class Engine:
                 session.record_hop(
                     decision.target, record_id=record.record_id, returning=returning, routed=True
                 )
-            system_vars = handoff.system_vars(snapshot, decision, session, cleaned)
-        decision = handoff.redacted(decision, policy.redactor)
-        self.hooks.emit(Event("handoff_created", event_data(record, decision=decision)))
+            system_vars = handoff.system_vars(snapshot, decision, session, cleaned,
+                                              redactor=self._hiding(policy))
+        shown = handoff.redacted(decision, policy.redactor)
+        stored = self.manager.stored_form(record)
+        self.hooks.emit(Event("handoff_created", event_data(stored, decision=shown)))
+        if self._hiding(policy) is not None:
+            return HandoffOutcome(shown, stored, system_vars, refusal)
         return HandoffOutcome(decision, record, system_vars, refusal)
+
+    def _hiding(self, policy: CallerPolicy) -> Redactor | None:
+        """The redactor for what the receiver gets, None when it gets the data intact."""
+        return None if self.manager.deliver is Deliver.intact else policy.redactor
 
     def _policy(self, snapshot: Snapshot) -> CallerPolicy:
         cached = self._caller_policy
         if cached[0] is not snapshot:
             cached = self._caller_policy = (snapshot, CallerPolicy.of(snapshot))
-            self.manager.redactor = cached[1].redactor
+            self._configure_manager(snapshot, cached[1])
         return cached[1]
 
     # -- observability ---------------------------------------------------------------------
@@ -313,7 +327,8 @@ class Engine:
         except HandoffExpired as expired:
             self._moved(expired.record)
             raise
-        return self._moved(record)
+        self._moved(self.manager.stored_form(record))
+        return record
 
     def _moved(self, record: HandoffRecord) -> HandoffRecord:
         self.hooks.emit(Event("handoff_moved", event_data(record)))

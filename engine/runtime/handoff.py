@@ -24,8 +24,10 @@ from engine.runtime.session import Session
 class HandoffOutcome:
     """What `Engine.handoff` did: the routing decision, the audited record, and for a routed
     handoff the system vars to give the agent taking over. `refusal` is set when the input
-    (`InputRefusal`) or the payload (`PayloadRefusal`) was refused; the decision's request
-    context is redacted like the record's."""
+    (`InputRefusal`) or the payload (`PayloadRefusal`) was refused. The record and the
+    decision carry the caller's context intact, and the system vars what the target's context
+    policy lets through, intact; with the config's `redact.deliver: redacted`, all three are
+    redacted like the stored record."""
 
     decision: RouteDecision
     record: HandoffRecord
@@ -136,8 +138,11 @@ def system_vars(
     decision: RouteDecision,
     session: Session | None,
     cleaned: HandoffInput,
+    *,
+    redactor: Redactor | None = None,
 ) -> dict[str, Any]:
-    """The routed target's system vars (seed 002), merged into the session's."""
+    """The routed target's system vars (seed 002), merged into the session's; redacted by
+    `redactor` when the config delivers the receiver redacted data (None: intact, as given)."""
     assert decision.target is not None
     agent = snapshot.agents[decision.target]
     found = build_handoff_system_vars(
@@ -152,6 +157,8 @@ def system_vars(
     greeting = agent.metadata.get("greeting")
     if isinstance(greeting, str):
         found["greeting"] = greeting
+    if redactor is not None:
+        found = redactor.redact(found)
     if session is not None:
         session.system_vars.update(found)
     return found
