@@ -10,7 +10,7 @@ import pytest
 
 import engine
 from engine.errors import HandoffExpired, IllegalTransition, LifecycleError, UsageError
-from engine.lifecycle import Deadlines, FailureReason, HandoffManager, HandoffStatus
+from engine.lifecycle import Deadlines, FailureReason, HandoffManager, HandoffStatus, Sweeper
 from tests.unit.lifecycle.conftest import FakeClock, request
 
 
@@ -84,3 +84,10 @@ def test_the_error_names_stay_importable_where_they_were() -> None:
     assert engine.IllegalTransition is IllegalTransition
     assert issubclass(IllegalTransition, ValueError)
     assert not issubclass(HandoffExpired, (IllegalTransition, ValueError))
+
+
+@pytest.mark.parametrize("limit", [None, float("inf")])
+def test_a_sweeper_stops_with_no_limit_on_the_wait(limit: float | None) -> None:
+    sweeper = Sweeper(HandoffManager(), interval_s=0.01).start()
+    sweeper.stop(timeout_s=limit)  # was OverflowError for infinity
+    assert not sweeper.running
