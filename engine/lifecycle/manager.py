@@ -118,7 +118,7 @@ class HandoffManager:
         self.store.add(record)
         if self.deliver is Deliver.intact:
             self.intact.keep_request(record.record_id, stored, request)
-        return self._delivered(record)
+        return self.delivered(record)
 
     def accept(self, record_id: str, *, actor: str | None = None) -> HandoffRecord:
         """pending -> accepted; response "Accepted by receiving agent."."""
@@ -144,7 +144,7 @@ class HandoffManager:
 
     def get(self, record_id: str) -> HandoffRecord:
         """The record; `RecordNotFound` (a KeyError) for an unknown id."""
-        return self._delivered(self.store.get(record_id))
+        return self.delivered(self.store.get(record_id))
 
     def list_records(self, status: HandoffStatus | None = None) -> list[HandoffRecord]:
         """Every record, optionally of one status, oldest first."""
@@ -172,12 +172,19 @@ class HandoffManager:
 
     def query(self, query: RecordQuery) -> list[HandoffRecord]:
         """Records by status, agent and time range, paginated, oldest first."""
-        return [self._delivered(record) for record in self.store.query(query)]
+        return [self.delivered(record) for record in self.store.query(query)]
 
     def stored_form(self, record: HandoffRecord) -> HandoffRecord:
         """`record` (one this manager returned) as the store holds it: redacted. What events,
         logs and screens must be given instead of a record carrying an intact payload."""
         return self.intact.conceal(record)
+
+    def delivered(
+        self, record: HandoffRecord, result: dict[str, Any] | None = None
+    ) -> HandoffRecord:
+        """`record` (e.g. read from the store) as this manager hands records out: with the
+        intact payload it keeps for it when `deliver` is "intact" (`IntactPayloads.deliver`)."""
+        return self.intact.deliver(record, result) if self.deliver is Deliver.intact else record
 
     @property
     def pending_timeout(self) -> timedelta | None:
@@ -212,7 +219,7 @@ class HandoffManager:
         record = cast(HandoffRecord, self._apply(record_id, plan))  # plans never return None
         if expired and record is expired[-1]:
             raise expired_error(record, trigger)
-        return self._delivered(record, None if stored is result else result)
+        return self.delivered(record, None if stored is result else result)
 
     def move_many(self, orders: Sequence[MoveOrder]) -> list[HandoffRecord]:
         """Several moves written in one atomic commit, returned only once durable: all are
@@ -242,7 +249,7 @@ class HandoffManager:
         if self.observer is not None:
             for record in moved_records:
                 self.observer.record_moved(record)
-        return [self._delivered(r, i) for r, i in zip(moved_records, results, strict=True)]
+        return [self.delivered(r, i) for r, i in zip(moved_records, results, strict=True)]
 
     def expire_overdue(self, *, now: datetime | None = None) -> list[HandoffRecord]:
         """Fail (with failure `timeout` or `deadline`) every live record that is overdue:
@@ -274,12 +281,6 @@ class HandoffManager:
 
     def _context(self) -> tuple[datetime, Expiry]:
         return self.clock(), self.expiry
-
-    def _delivered(
-        self, record: HandoffRecord, result: dict[str, Any] | None = None
-    ) -> HandoffRecord:
-        """`record` as returned to callers (see `IntactPayloads.deliver`), unless redacted."""
-        return self.intact.deliver(record, result) if self.deliver is Deliver.intact else record
 
     def _expired(self, current: HandoffRecord, at: datetime) -> HandoffRecord | None:
         why = overdue_reason(current, at, self.expiry)

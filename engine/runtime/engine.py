@@ -339,12 +339,13 @@ class Engine:
     ) -> HandoffRecord:
         """Block until the record is in one of `statuses` or can no longer get there, moved
         by any replica; `WaitTimeout` after `timeout_s`. `await_status` is the async form."""
-        return self.waiter.wait(record_id, statuses, timeout_s=timeout_s)
+        return self.manager.delivered(self.waiter.wait(record_id, statuses, timeout_s=timeout_s))
 
     async def await_status(
         self, record_id: str, *statuses: HandoffStatus | str, timeout_s: float | None = None
     ) -> HandoffRecord:
-        return await self.waiter.await_(record_id, statuses, timeout_s=timeout_s)
+        found = await self.waiter.await_(record_id, statuses, timeout_s=timeout_s)
+        return self.manager.delivered(found)
 
     # -- resources -------------------------------------------------------------------------
     def close(self) -> None:

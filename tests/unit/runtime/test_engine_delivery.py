@@ -141,3 +141,13 @@ def test_a_config_can_deliver_redacted(tmp_path: Path, shared: str) -> None:
         assert session.system_vars["handoff_context"]["pin"] == REDACTED
         assert outcome.record.request.context["pin"] == REDACTED
         assert leaked(repr(outcome)) == []
+
+
+def test_a_sender_waiting_for_the_result_gets_it_intact() -> None:
+    with Engine(BANKING, sweep_interval_s=None) as engine:
+        outcome = engine.handoff("my card was stolen", sender="concierge")
+        record_id = outcome.record.record_id
+        engine.accept(record_id)
+        engine.complete(record_id, {"otp": OTP})
+        assert engine.wait_status(record_id, "completed", timeout_s=None).result == {"otp": OTP}
+        assert engine.manager.store.get(record_id).result == {"otp": REDACTED}
