@@ -38,6 +38,8 @@ ERROR_CODES: dict[str, str] = {
     "format": "a string that does not match its declared format",
     "schema": "any other JSON Schema constraint (pattern, range, length, dependencies...)",
     "invalid-payload-schema": "an agent's accepts.payload_schema is not a valid JSON Schema",
+    "payload-not-object": "an agent's accepts.payload_schema is not an object schema at its top "
+                          "level, which model APIs refuse as a tool's parameters",
     "schema-ref": "a payload-schema $ref that leads outside that schema (URL, file) or nowhere",
     "unsupported-pattern": "a payload-schema pattern the linear-time regex engine (RE2) refuses",
     "schema-loop": "a payload-schema $ref loop that applies a schema to the value it is checking",

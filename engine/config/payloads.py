@@ -45,7 +45,33 @@ def _schema_problems(schema: Any) -> list[tuple[str, PathKey, str]]:
     if error is not None:
         return [("invalid-payload-schema", error[0], f"not a valid JSON Schema: {error[1]}")]
     findings = schema_findings(schema) or cost_findings(schema)
-    return [(_FINDING_CODES[finding.kind], finding.path, finding.message) for finding in findings]
+    found = [(_FINDING_CODES[finding.kind], finding.path, finding.message) for finding in findings]
+    return _not_an_object(schema) + found
+
+
+ROOT_ALTERNATIVES = ("anyOf", "oneOf", "allOf", "not", "enum", "const")
+"""Keywords that make a schema's top level something other than a plain object schema."""
+
+
+def _not_an_object(schema: Any) -> list[tuple[str, PathKey, str]]:
+    """A handoff tool's parameters are the payload schema, and model APIs take only an object
+    schema there (`type: object`, no alternatives at the top level): they refuse the tool
+    otherwise, so the handoff could never be called."""
+    if not isinstance(schema, dict):
+        return []
+    kind = schema.get("type", "object")
+    if kind != "object":
+        message = (f"the top level has type {kind!r}, but a handoff tool's parameters must be "
+                   "an object schema (`type: object`): model APIs refuse the tool; put the value "
+                   "under a property")
+        return [("payload-not-object", ("type",), message)]
+    found = [key for key in ROOT_ALTERNATIVES if key in schema]
+    if not found:
+        return []
+    message = (f"`{found[0]}` at the top level: model APIs take only a plain object schema as a "
+               "handoff tool's parameters and refuse the tool; write `type: object` with "
+               f"`properties`, and move the `{found[0]}` under a property")
+    return [("payload-not-object", (found[0],), message)]
 
 
 def no_issues(document: Document) -> list[Issue]:

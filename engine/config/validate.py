@@ -73,10 +73,21 @@ def _translate(document: Document, error: ValidationError) -> Iterator[Issue]:
         message += suggest(error.instance, error.validator_value)  # a const names its value
     elif error.validator == "type":
         message += _type_hint(path, error.instance)
+    elif error.validator == "pattern" and isinstance(error.schema, dict):
+        message = _pattern_message(error.instance, error.schema, message)
     elif error.validator == "maxLength" and isinstance(error.instance, str):
         message = (f"{_short(error.instance)} is {len(error.instance)} characters long, "
                    f"at most {error.validator_value} allowed")
     yield issue(document.file, document.locate(path), json_path(path), code, message)
+
+
+def _pattern_message(instance: Any, schema: dict[str, Any], raw: str) -> str:
+    """What a value that fails a pattern should look like, in the words of the pattern's own
+    `description` (a regex is not an explanation), else the validator's message."""
+    described = schema.get("description")
+    if not isinstance(described, str):
+        return raw
+    return f"{_short(instance)} is not allowed here: {described}"
 
 
 def _type_hint(path: tuple[Any, ...], instance: Any) -> str:

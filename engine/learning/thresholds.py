@@ -50,14 +50,15 @@ def _temperature(learned: Snapshot, rows: Sequence[Row]) -> float:
     position = {name: n for n, name in enumerate(index.agent_names)}
     scored: list[tuple[tuple[float, ...], set[int]]] = []
     for row in rows:
-        found = index.probabilities(index.normalizer.tokens(row.text))
         agent = position.get(row.agent)
-        if found is None or agent is None or agent not in found.agents:
+        found = None if agent is None else index.probabilities(index.normalizer.tokens(row.text))
+        if found is None or agent not in found.agents:
             continue
         scored.append((found.groups, {g for g, a in enumerate(index.group_agents) if a == agent}))
+        if len(scored) == LOG_LOSS_ROWS:
+            break
     if not scored:
         return thresholds_of(learned).temperature
-    scored = scored[:LOG_LOSS_ROWS]
     return min(TEMPERATURES, key=lambda t: (_log_loss(scored, t), t))
 
 

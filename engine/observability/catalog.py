@@ -44,7 +44,8 @@ class Metric:
 
 HANDOFFS = Metric(
     "handoffs", "handoffs", "counter",
-    "Engine.handoff calls by routing layer, outcome (routed, refused, error) and refusal reason.",
+    "Engine.handoff calls by routing layer, outcome (routed, stayed, refused, error) and "
+    "refusal reason.",
     ("layer", "outcome", "reason"))
 ROUTE_SECONDS = Metric(
     "handoff_route_duration_seconds", "handoff.route.duration", "histogram",

@@ -25,10 +25,11 @@ _PATH_KEY = re.compile(r"\.([A-Za-z_][A-Za-z0-9_\-]*)|\[(['\"])(.*?)\2\]")
 
 class HandoffFacts(NamedTuple):
     """One `Engine.handoff` call (a NamedTuple: built on every observed handoff, and several
-    times cheaper to build than a frozen dataclass). `outcome` is `routed`, `refused` or
-    `error` (it raised); `target` the agent it went to or, when refused, the one it was
-    addressed to; `reason` the typed refusal reason and `refusal` the refusal as stored in the
-    record (redacted).
+    times cheaper to build than a frozen dataclass). `outcome` is `routed`, `stayed` (no tool
+    was called and the caller's words routed nowhere: the caller stays where they are, which
+    is not a refusal), `refused` or `error` (it raised); `target` the agent it went to or,
+    when refused, the one it was addressed to; `reason` the typed refusal reason and `refusal`
+    the refusal as stored in the record (redacted); `tool_call_id` the model's call id.
     `keywords` counts matched keywords, `examples` the nearest examples the examples layer saw.
     Never holds the caller's text, context or payload."""
 
@@ -47,23 +48,26 @@ class HandoffFacts(NamedTuple):
     keywords: int = 0
     examples: int = 0
     error: str | None = None
+    tool_call_id: str | None = None
 
     @classmethod
     def of(
-        cls, outcome: HandoffOutcome, *, session_id: str | None, duration_s: float
+        cls, outcome: HandoffOutcome, *, session_id: str | None, duration_s: float,
+        tool_call_id: object = None,
     ) -> HandoffFacts:
         decision, record = outcome.decision, outcome.record
-        refused = outcome.target is None
+        kind = _outcome(outcome)
+        refused = kind == "refused"
         response = record.response
         layer, examples = decision.layer, decision.examples
         return cls._make((  # positional, in field order: keywords cost several times more
             decision.request.sender,  # sender
-            "refused" if refused else "routed",  # outcome
+            kind,  # outcome
             duration_s,
             record.request.to_agent or None,  # target
             None if layer is None else layer.value,  # layer
             decision.rule,
-            outcome.reason,
+            outcome.reason if refused else None,  # reason
             response.reason if refused and response is not None else None,  # refusal
             decision.request.tool,  # tool
             session_id,
@@ -72,6 +76,7 @@ class HandoffFacts(NamedTuple):
             len(decision.matched_keywords),  # keywords
             0 if examples is None else len(examples.nearest),  # examples
             None,  # error
+            _short(tool_call_id),
         ))
 
     @classmethod
@@ -83,11 +88,13 @@ class HandoffFacts(NamedTuple):
         session_id: str | None,
         tool: object,
         duration_s: float,
+        tool_call_id: object = None,
     ) -> HandoffFacts:
         """A handoff that raised (a store failure, say) instead of returning an outcome. The
-        sender and tool are the caller's, unchecked: kept only as short strings."""
+        sender, tool and call id are the caller's, unchecked: kept only as short strings."""
         return cls(sender=_short(sender) or "?", outcome="error", duration_s=duration_s,
-                   tool=_short(tool), session_id=session_id, error=type(error).__name__)
+                   tool=_short(tool), session_id=session_id, error=type(error).__name__,
+                   tool_call_id=_short(tool_call_id))
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +122,14 @@ class ReloadFacts:
             issue_count=len(result.issues),
             issues=tuple(redacted_issue(i, redactor) for i in result.issues[:MAX_ISSUES]),
         )
+
+
+def _outcome(outcome: HandoffOutcome) -> str:
+    if outcome.target is not None:
+        return "routed"
+    if outcome.reason == "no_route" and outcome.decision.request.tool is None:
+        return "stayed"
+    return "refused"
 
 
 def _short(value: object) -> str | None:

@@ -2,9 +2,14 @@
 moves, a span per reload, a span per pump handler call whose parent is the span that sent the
 message (its trace context rides on the envelope), and the metric table through the OTel API.
 
-Names follow the GenAI semantic conventions where they define one (`gen_ai.operation.name`,
-`gen_ai.agent.name`, `gen_ai.tool.name`, `gen_ai.conversation.id`, `error.type`), `handoff.*`
-where they do not. It never configures providers or exporters: that is the application's job.
+Names follow the GenAI semantic conventions where they define one, `handoff.*` where they do
+not: a handoff a model asked for with a tool call is that tool's execution (`execute_tool
+{tool}`, with `gen_ai.operation.name`, `gen_ai.tool.name`, `gen_ai.tool.call.id`,
+`gen_ai.tool.type`); one routed from the caller's words is no GenAI operation (the conventions
+have none for a routing decision), so its span is `handoff {sender}` without an operation name.
+Both carry `gen_ai.agent.name` (the sender), `gen_ai.conversation.id` and `error.type`. A later
+lifecycle move outside any span continues the trace of the handoff that created the record.
+It never configures providers or exporters: that is the application's job.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from engine.observability.observer import Carrier, Observer
 try:
     from opentelemetry import context, propagate, trace
     from opentelemetry import metrics as otel_metrics
-    from opentelemetry.trace import Link, SpanKind, Status, StatusCode
+    from opentelemetry.trace import SpanKind, Status, StatusCode
 except ModuleNotFoundError as missing:
     raise MissingExtra("otel", missing.name or "opentelemetry") from missing
 
@@ -38,18 +43,20 @@ if TYPE_CHECKING:
 
 SCOPE = "handoff-engine"
 LINKS_KEPT = 10_000
-"""How many recent handoff spans a later lifecycle move can still link to."""
+"""How many recent handoff spans a later lifecycle move can still continue the trace of."""
 
 Token = tuple[trace.Span, Any]
 """A span and the context token that made it current."""
 _FACTS = (("session_id", "gen_ai.conversation.id"), ("tool", "gen_ai.tool.name"),
+          ("tool_call_id", "gen_ai.tool.call.id"),
           ("target", "handoff.target"), ("layer", "handoff.layer"), ("rule", "handoff.rule"),
           ("reason", "handoff.refusal.reason"), ("refusal", "handoff.refusal.message"),
           ("record_id", "handoff.record.id"), ("config_version", "handoff.config.version"),
           ("keywords", "handoff.keywords.matched"), ("examples", "handoff.examples.nearest"),
           ("error", "error.type"))
-_STARTED = MappingProxyType({"gen_ai.operation.name": "handoff"})
-"""What a handoff span holds from its start (the rest is known when it ends)."""
+TOOL_CALL = MappingProxyType({"gen_ai.operation.name": "execute_tool",
+                              "gen_ai.tool.type": "function"})
+"""What a handoff span asked for by a tool call adds: the GenAI operation it is."""
 
 
 class OTelObserver(Observer):
@@ -82,7 +89,7 @@ class OTelObserver(Observer):
     def handoff_started(self) -> Any:
         if not self.traces:
             return None
-        span = self._tracer.start_span("handoff", kind=SpanKind.INTERNAL, attributes=_STARTED)
+        span = self._tracer.start_span("handoff", kind=SpanKind.INTERNAL)
         return span, context.attach(trace.set_span_in_context(span))
 
     def handoff_finished(self, token: Token | None, facts: HandoffFacts) -> None:
@@ -93,7 +100,8 @@ class OTelObserver(Observer):
         span, attached = token
         context.detach(attached)
         if span.is_recording():  # not sampled out
-            span.update_name(f"handoff {facts.sender}")
+            span.update_name(f"execute_tool {facts.tool}" if facts.tool else
+                             f"handoff {facts.sender}")
             span.set_attributes(_handoff_attributes(facts))
             if facts.error is not None:
                 span.set_status(Status(StatusCode.ERROR, facts.error))
@@ -116,9 +124,11 @@ class OTelObserver(Observer):
         if current.is_recording():  # inside a handoff, a pump handler or the caller's span
             current.add_event("handoff.moved", attributes)
             return
-        origin = self._links.get(record.record_id)
-        span = self._tracer.start_span(f"handoff.move {move.trigger}", attributes=attributes,
-                                       links=[Link(origin)] if origin is not None else ())
+        origin = self._links.get(record.record_id)  # unknown here: a root span of its own
+        parent = None if origin is None else trace.set_span_in_context(
+            trace.NonRecordingSpan(origin))
+        span = self._tracer.start_span(f"handoff.move {move.trigger}", context=parent,
+                                       attributes=attributes)
         span.add_event("handoff.moved", attributes)
         span.end()
 
@@ -192,6 +202,8 @@ def _handoff_attributes(facts: HandoffFacts) -> dict[str, Any]:
     values that do not apply (and zero counts) are left out."""
     attributes: dict[str, Any] = {"gen_ai.agent.name": facts.sender,
                                   "handoff.outcome": facts.outcome}
+    if facts.tool:
+        attributes.update(TOOL_CALL)
     for field, key in _FACTS:
         value = getattr(facts, field)
         if value:

@@ -177,6 +177,7 @@ class Engine:
         tool_args: Mapping[str, Any] | None = None,
         tool_result: Mapping[str, Any] | None = None,
         actor: str | None = None,
+        tool_call_id: str | None = None,
     ) -> HandoffOutcome:
         """Route a handoff and record it. With a `session`, the sender defaults to its active
         agent, the session's history feeds the loop guard, a routed handoff moves the session
@@ -185,7 +186,10 @@ class Engine:
         Never raises for bad caller data: input of the wrong type, not JSON data, over the
         config's `input_limits`, or from a sender the config does not know is refused
         (`invalid_input`, `unknown_sender`) as an audited `rejected` record holding a cut,
-        sanitized copy. Only a call without a sender and without a session is a UsageError."""
+        sanitized copy. Only a call without a sender and without a session is a UsageError.
+
+        `tool_call_id`: the model's id of the tool call that asked for this handoff, for traces
+        (`gen_ai.tool.call.id`) and logs; never stored."""
         if sender is None and session is not None:
             sender = session.active_agent
         if sender is None:
@@ -195,7 +199,7 @@ class Engine:
         observing = self._observing
         if observing is None:
             return self._handoff(*args)
-        return observing.handoff(self._handoff, args)
+        return observing.handoff(self._handoff, args, tool_call_id)
 
     def _handoff(  # positional: `handoff` forwards a tuple
         self, sender: str, session: Session | None, text: str, tool: str | None,

@@ -52,7 +52,7 @@ class Observing:
         return self.prometheus.registry
 
     def handoff(
-        self, run: Callable[..., HandoffOutcome], args: tuple[Any, ...]
+        self, run: Callable[..., HandoffOutcome], args: tuple[Any, ...], tool_call_id: object
     ) -> HandoffOutcome:
         """`run(*args)` (the engine's handoff: sender, session, text, tool, ...) timed, between
         `handoff_started` and `handoff_finished`; an exception is reported, then re-raised."""
@@ -66,11 +66,12 @@ class Observing:
         except BaseException as error:
             took = time.perf_counter() - started
             observers.handoff_finished(token, HandoffFacts.failed(
-                args[0], error, session_id=session_id, tool=args[3], duration_s=took))
+                args[0], error, session_id=session_id, tool=args[3], duration_s=took,
+                tool_call_id=tool_call_id))
             raise
         took = time.perf_counter() - started
-        observers.handoff_finished(token, HandoffFacts.of(outcome, session_id=session_id,
-                                                          duration_s=took))
+        observers.handoff_finished(token, HandoffFacts.of(
+            outcome, session_id=session_id, duration_s=took, tool_call_id=tool_call_id))
         return outcome
 
     def _reloaded(self, event: Event) -> None:

@@ -60,6 +60,7 @@ def handoff_tools(snapshot: Snapshot, agent: str) -> list[HandoffTool]:
         )
         schema = target.accepts.payload_schema
         parameters = thaw(schema if schema is not None else DEFAULT_PARAMETERS)
+        parameters.setdefault("type", "object")  # model APIs require it; checked at load
         tools.append(HandoffTool(target.handoff.trigger, target.name, description, parameters))
     return tools
 

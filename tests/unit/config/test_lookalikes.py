@@ -149,8 +149,10 @@ def test_an_invisible_character_in_a_capability_keyword_or_a_rules_tool_is_refus
         encoding="utf-8")
     assert found(root) == [
         ("invisible-character", "capabilities.yaml", 2, 41, "$.capabilities.alpha.synonyms[0]"),
-        ("invisible-character", "routing.yaml", 2, 27, "$.rules[0].when.tool[0]"),
+        # a tool name is what model APIs accept: its schema refuses any other character
+        ("schema", "routing.yaml", 2, 27, "$.rules[0].when.tool[0]"),
     ]
+    assert "a tool name is 1 to 64 letters" in check_paths([root]).issues[1].message
 
 
 def test_twin_keywords_that_route_alike_are_a_shadowed_rule(write_files: Write) -> None:

@@ -43,10 +43,11 @@ def test_dashboard_and_alerts_only_use_exported_metrics() -> None:
             "handoff_route_duration_seconds_bucket"} <= used
 
 
-def test_alert_rules_cover_reload_failures_and_loop_refusals() -> None:
+def test_alert_rules_cover_reload_failures_loop_refusals_and_a_silent_engine() -> None:
     (rules,) = [block for block in blocks("yaml") if "groups:" in block]
     document = YAML(typ="safe").load(rules)
     alerts = {rule["alert"]: rule["expr"] for group in document["groups"]
               for rule in group["rules"]}
     assert "handoff_config_last_reload_successful == 0" in alerts["HandoffConfigReloadRejected"]
     assert 'reason="loop"' in alerts["HandoffLoopGuardRefusals"]
+    assert 'absent(up{job="handoff-engine"})' in alerts["HandoffEngineStoppedReporting"]

@@ -89,8 +89,8 @@ def test_a_routed_handoff_is_one_span_with_genai_and_handoff_attributes(
     (span,) = otel.finished()
     assert (span.name, span.kind, span.status.status_code, span.parent) == (
         "handoff concierge", trace.SpanKind.INTERNAL, StatusCode.UNSET, None)
-    assert dict(span.attributes or {}) == {
-        "gen_ai.operation.name": "handoff", "gen_ai.agent.name": "concierge",
+    assert dict(span.attributes or {}) == {  # routed from words: no GenAI operation
+        "gen_ai.agent.name": "concierge",
         "gen_ai.conversation.id": "call-1", "handoff.outcome": "routed",
         "handoff.target": "fraud_agent", "handoff.layer": "rule",
         "handoff.rule": "lost-or-stolen-card", "handoff.record.id": outcome.record.record_id,
@@ -112,9 +112,11 @@ def test_a_loop_refusal_is_a_span_with_its_reason_and_the_rejected_move(
     outcome = refused(engine, session)
     (span,) = otel.finished()
     record_id = outcome.record.record_id
-    assert span.name == "handoff fraud_agent" and span.status.status_code is StatusCode.UNSET
+    assert span.name == "execute_tool handoff_concierge"  # a tool call: that tool's execution
+    assert span.status.status_code is StatusCode.UNSET
     assert dict(span.attributes or {}) == {
-        "gen_ai.operation.name": "handoff", "gen_ai.agent.name": "fraud_agent",
+        "gen_ai.operation.name": "execute_tool", "gen_ai.tool.type": "function",
+        "gen_ai.agent.name": "fraud_agent",
         "gen_ai.conversation.id": "call-2", "gen_ai.tool.name": "handoff_concierge",
         "handoff.outcome": "refused", "handoff.target": "concierge",
         "handoff.layer": "trigger", "handoff.refusal.reason": "loop",
@@ -201,15 +203,34 @@ def test_a_pump_chain_across_three_listeners_is_one_trace_hop_by_hop(
     assert pump.stats().handled == 5
 
 
-def test_a_later_move_outside_any_span_links_back_to_its_handoff(
+def test_a_later_move_outside_any_span_continues_the_trace_of_its_handoff(
     engine: Engine, otel: Telemetry
 ) -> None:
     record_id = routed(engine).record.record_id
     engine.accept(record_id)
     handoff_span, move = otel.finished()
-    assert move.name == "handoff.move accept" and move.parent is None
-    assert [link.context.span_id for link in move.links] == [handoff_span.context.span_id]
+    assert move.name == "handoff.move accept" and move.parent is not None
+    assert (move.parent.span_id, move.context.trace_id) == (
+        handoff_span.context.span_id, handoff_span.context.trace_id)
     assert events(move)[0][1]["handoff.to_state"] == "accepted"
+
+
+def test_a_tool_call_id_is_on_the_span_and_a_turn_that_routes_nowhere_is_no_refusal(
+    engine: Engine, otel: Telemetry
+) -> None:
+    session = engine.session(session_id="call-3")
+    engine.handoff("help", session=session, tool="handoff_fraud_agent",
+                   tool_args={"card_last4": "4421"}, tool_call_id="call_Ab12")
+    stayed = engine.handoff("what a lovely day", session=engine.session(session_id="call-4"))
+    assert stayed.target is None and stayed.reason == "no_route"
+    called, words = otel.finished()
+    assert called.name == "execute_tool handoff_fraud_agent"
+    assert (called.attributes or {})["gen_ai.tool.call.id"] == "call_Ab12"
+    assert words.name == "handoff concierge"
+    assert (words.attributes or {})["handoff.outcome"] == "stayed"
+    assert "handoff.refusal.reason" not in (words.attributes or {})
+    assert otel.points("handoffs")[
+        (("layer", "none"), ("outcome", "stayed"), ("reason", "none"))] == 1
 
 
 def test_trace_context_follows_a_handoff_into_a_thread_and_an_async_hook(

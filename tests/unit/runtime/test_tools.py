@@ -66,6 +66,20 @@ def test_default_parameters_when_the_target_declares_no_schema() -> None:
     assert tool.description == "Open one."
 
 
+def test_a_schema_without_a_type_is_given_the_object_type_model_apis_require() -> None:
+    from .conftest import snapshot_of
+
+    schema = {"properties": {"case_id": {"type": "string"}}, "required": ["case_id"]}
+    snapshot = snapshot_of(
+        {"name": "concierge", "peers": ["claims"]},
+        {"name": "claims", "handoff": {"trigger": "handoff_claims"},
+         "accepts": {"payload_schema": schema}},
+    )
+    (tool,) = handoff_tools(snapshot, "concierge")
+    assert tool.parameters == {"type": "object", **schema}
+    assert "type" not in snapshot.agents["claims"].accepts.payload_schema  # the config's own
+
+
 def test_unknown_agent_is_a_usage_error(banking: Snapshot) -> None:
     with pytest.raises(UsageError, match="unknown agent 'ghost'"):
         handoff_tools(banking, "ghost")
