@@ -12,9 +12,6 @@ from typing import TYPE_CHECKING, Any
 from engine.config.snapshot import Snapshot
 from engine.errors import HandoffExpired, UsageError
 from engine.lifecycle import HandoffManager, HandoffRecord, HandoffStatus, Sweeper, Trigger
-from engine.lifecycle.delivery import Deliver
-from engine.lifecycle.expiry import Expiry
-from engine.redaction import Redactor
 from engine.routing import RouteDecision, Router, RouteRequest
 from engine.runtime import handoff
 from engine.runtime.handoff import CallerPolicy
@@ -87,7 +84,7 @@ class Engine:
         self._router = Router(self._reloader.current)
         self.manager = HandoffManager(store=_open_store(store), actor=actor)
         self._caller_policy = (self.snapshot, CallerPolicy.of(self.snapshot))
-        self._configure_manager(self.snapshot, self._caller_policy[1])
+        handoff.configure(self.manager, self.snapshot, self._caller_policy[1])
         self.hooks.add("config_reloaded", self._on_reload)
         self.sweeper: Sweeper | None = None
         if sweep_interval_s is not None:
@@ -129,13 +126,6 @@ class Engine:
 
     def _on_reload(self, event: Event) -> None:
         self._policy(self.snapshot)  # the new expiry and redaction policies apply to every write
-
-    def _configure_manager(self, snapshot: Snapshot, policy: CallerPolicy) -> None:
-        """Give the manager the config's expiry, redaction and delivery policies."""
-        policies = snapshot.config.engine.policies
-        self.manager.expiry = Expiry.of(policies.pending_timeout_s, policies.deadlines)
-        self.manager.redactor = policy.redactor
-        self.manager.deliver = Deliver(snapshot.config.engine.redact.deliver)
 
     def router(self) -> Router:
         """The router of the serving snapshot (built once per snapshot)."""
@@ -254,23 +244,19 @@ class Engine:
                     decision.target, record_id=record.record_id, returning=returning, routed=True
                 )
             system_vars = handoff.system_vars(snapshot, decision, session, cleaned,
-                                              redactor=self._hiding(policy))
+                                              redactor=handoff.hiding(self.manager, policy))
         shown = handoff.redacted(decision, policy.redactor)
         stored = self.manager.stored_form(record)
         self.hooks.emit(Event("handoff_created", event_data(stored, decision=shown)))
-        if self._hiding(policy) is not None:
+        if handoff.hiding(self.manager, policy) is not None:
             return HandoffOutcome(shown, stored, system_vars, refusal)
         return HandoffOutcome(decision, record, system_vars, refusal)
-
-    def _hiding(self, policy: CallerPolicy) -> Redactor | None:
-        """The redactor for what the receiver gets, None when it gets the data intact."""
-        return None if self.manager.deliver is Deliver.intact else policy.redactor
 
     def _policy(self, snapshot: Snapshot) -> CallerPolicy:
         cached = self._caller_policy
         if cached[0] is not snapshot:
             cached = self._caller_policy = (snapshot, CallerPolicy.of(snapshot))
-            self._configure_manager(snapshot, cached[1])
+            handoff.configure(self.manager, snapshot, cached[1])
         return cached[1]
 
     # -- observability ---------------------------------------------------------------------

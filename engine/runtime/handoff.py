@@ -12,6 +12,8 @@ from typing import Any
 from engine.config.models import InputLimits
 from engine.config.snapshot import Snapshot
 from engine.lifecycle import HandoffManager, HandoffRecord, HandoffRequest
+from engine.lifecycle.delivery import Deliver
+from engine.lifecycle.expiry import Expiry
 from engine.redaction import Redactor
 from engine.routing import Layer, Reason, RouteDecision, Router, RouteRequest
 from engine.runtime.context import build_handoff_system_vars
@@ -67,6 +69,19 @@ class CallerPolicy:
         redactor = Redactor(spec.redact.keys, defaults=spec.redact.defaults,
                             values=spec.redact.values)
         return cls(spec.input_limits, redactor)
+
+
+def configure(manager: HandoffManager, snapshot: Snapshot, policy: CallerPolicy) -> None:
+    """Give `manager` the config's expiry, redaction and delivery policies."""
+    policies = snapshot.config.engine.policies
+    manager.expiry = Expiry.of(policies.pending_timeout_s, policies.deadlines)
+    manager.redactor = policy.redactor
+    manager.deliver = Deliver(snapshot.config.engine.redact.deliver)
+
+
+def hiding(manager: HandoffManager, policy: CallerPolicy) -> Redactor | None:
+    """The redactor for what the receiver gets; None when it gets the caller's data intact."""
+    return None if manager.deliver is Deliver.intact else policy.redactor
 
 
 def decide(router: Router, request: RouteRequest, session: Session | None) -> RouteDecision:
