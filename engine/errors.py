@@ -11,7 +11,8 @@ wrong; a *routing* or *lifecycle* error means the runtime state forbids the requ
     ├── RoutingError(reason, detail)            a handoff the router or its policy refuses
     ├── LifecycleError
     │   ├── IllegalTransition(record_id, state, trigger)   also a ValueError (seed parity)
-    │   │   └── HandoffExpired(record_id, trigger, failure, detail, record)  overdue: expired first
+    │   ├── HandoffExpired(record_id, trigger, failure, detail, record)  overdue: expired first;
+    │   │                                       not a ValueError, so seed handlers never swallow it
     │   ├── RecordNotFound(record_id)                      also a KeyError (seed parity)
     │   ├── VersionConflict(record_id, expected, actual)   a concurrent writer moved first
     │   ├── RecordImportError(index, detail)               also a pydantic ValidationError
@@ -103,9 +104,13 @@ class IllegalTransition(LifecycleError, ValueError):
         super().__init__(f"Cannot {trigger} handoff in state {state!r}. (handoff {record_id})")
 
 
-class HandoffExpired(IllegalTransition):
+class HandoffExpired(LifecycleError):
     """A move was asked of an overdue record: it was expired first (now `failed`, failure
-    `timeout` or `deadline`, audited), so the move cannot happen. `record` is the expired copy."""
+    `timeout` or `deadline`, audited), so the move cannot happen. `record` is the expired copy.
+
+    Deliberately not an `IllegalTransition` nor a `ValueError`: seed 000 has no expiry, so code
+    written for it (`except ValueError` around a move) must not mistake a lost handoff for a
+    refused move; catch `HandoffExpired` (or `LifecycleError`) to handle it."""
 
     def __init__(
         self, record_id: str, trigger: str, failure: str, detail: str, record: Any = None
@@ -116,9 +121,7 @@ class HandoffExpired(IllegalTransition):
         self.failure = failure
         self.detail = detail
         self.record = record
-        LifecycleError.__init__(
-            self, f"handoff {record_id}: cannot {trigger}: it expired ({failure}: {detail})"
-        )
+        super().__init__(f"handoff {record_id}: cannot {trigger}: it expired ({failure}: {detail})")
 
 
 class RecordNotFound(LifecycleError, KeyError):

@@ -182,6 +182,12 @@ class RedactSpec(Frozen):
     keys: tuple[str, ...] = ()
     defaults: bool = True
     values: bool = True
+    deliver: Literal["intact", "redacted"] = "intact"
+    """What the receiving agent gets under secret keys: the values as given, or the redacted
+    copy that is stored."""
+
+
+_Timeout = Annotated[float, Field(gt=0, le=604_800, allow_inf_nan=False)]
 
 
 class Policies(Frozen):
@@ -189,8 +195,10 @@ class Policies(Frozen):
 
     max_hops: int = 8
     max_bounces: int = 2
-    pending_timeout_s: Annotated[float, Field(gt=0, le=604_800, allow_inf_nan=False)] = 30.0
-    """Bounded as in engine.schema.json: every value is a valid `timedelta`."""
+    pending_timeout_s: _Timeout | None = 30.0
+    """Bounded as in engine.schema.json: every value is a valid `timedelta`; null: never."""
+    deadlines: Literal["inform", "expire"] = "inform"
+    """What a request's deadline does: information for the receiver, or expiry when passed."""
     multiple_handoffs: Literal["first", "highest_priority", "reject"] = "first"
 
 

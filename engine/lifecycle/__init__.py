@@ -12,7 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 _EXPORTS: dict[str, str] = {
     "TRANSITIONS": "engine.lifecycle.table",
-    "Clock": "engine.lifecycle.manager",
+    "Clock": "engine.lifecycle.clock",
+    "Deadlines": "engine.lifecycle.expiry",
+    "Deliver": "engine.lifecycle.delivery",
+    "Expiry": "engine.lifecycle.expiry",
     "FailureReason": "engine.lifecycle.models",
     "HandoffManager": "engine.lifecycle.manager",
     "HandoffRecord": "engine.lifecycle.models",
@@ -30,6 +33,9 @@ _EXPORTS: dict[str, str] = {
 __all__ = [
     "TRANSITIONS",
     "Clock",
+    "Deadlines",
+    "Deliver",
+    "Expiry",
     "FailureReason",
     "HandoffManager",
     "HandoffRecord",
@@ -59,8 +65,10 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
-    from engine.lifecycle.clock import SteadyClock
-    from engine.lifecycle.manager import Clock, HandoffManager
+    from engine.lifecycle.clock import Clock, SteadyClock
+    from engine.lifecycle.delivery import Deliver
+    from engine.lifecycle.expiry import Deadlines, Expiry
+    from engine.lifecycle.manager import HandoffManager
     from engine.lifecycle.models import (
         FailureReason,
         HandoffRecord,

@@ -14,6 +14,20 @@ from datetime import datetime, timezone
 
 from engine.lifecycle.models import as_utc
 
+Clock = Callable[[], datetime]
+"""Returns the current time (default: a `SteadyClock`); a naive time is read as UTC."""
+
+
+def wait_limit(seconds: float | None) -> float | None:
+    """`seconds` for a thread wait or join: None (no limit) for None or infinity, which the
+    threading module cannot take (`OverflowError`), else `seconds`."""
+    return None if seconds is None or seconds == math.inf else seconds
+
+
+def utc_clock(clock: Clock) -> Clock:
+    """`clock` with its readings in UTC (a naive reading is taken to be UTC already)."""
+    return lambda: as_utc(clock())
+
 
 class SteadyClock:
     """UTC wall-clock time that never runs backwards.

@@ -6,14 +6,15 @@ records itself (the store does) and never builds a state machine per record.
 
 from __future__ import annotations
 
-import threading
 import uuid
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, cast
 
-from engine.errors import HandoffExpired, IllegalTransition, UsageError, VersionConflict
-from engine.lifecycle.clock import SteadyClock
+from engine.errors import UsageError
+from engine.lifecycle.clock import Clock, SteadyClock, utc_clock
+from engine.lifecycle.delivery import Deliver, IntactPayloads, deliver_of
+from engine.lifecycle.expiry import Deadlines, Expiry, due_window, expired_error, overdue_reason
 from engine.lifecycle.models import (
     HandoffRecord,
     HandoffRequest,
@@ -22,8 +23,9 @@ from engine.lifecycle.models import (
     build_record,
     new_move,
 )
-from engine.lifecycle.moves import MoveOrder, moved, overdue_reason
+from engine.lifecycle.moves import MoveOrder, moved
 from engine.lifecycle.table import CREATE, Trigger
+from engine.lifecycle.writes import lock_stripes, write_move
 from engine.redaction import DEFAULT_REDACTOR, Redactor
 from engine.stores.base import RecordQuery, Store
 from engine.stores.memory import MemoryStore
@@ -32,40 +34,27 @@ from engine.stores.transfer import parse_records
 if TYPE_CHECKING:
     from engine.observability.observer import Observer
 
-Clock = Callable[[], datetime]
-"""Returns the current time (default: a `SteadyClock`); a naive time is read as UTC."""
-
-DEFAULT_PENDING_TIMEOUT_S = 30.0
 # Hot-path constants: on Python 3.11 enum member lookups on the class go through a descriptor.
 _ACCEPT, _REJECT, _START, _COMPLETE, _FAIL, _EXPIRE, _CANCEL = Trigger
 _PENDING = HandoffStatus.pending
-_LOCK_STRIPES = 64
 _SWEEP_BATCH = 500  # records claimed per store transaction by `expire_overdue`
-
-
-def _utc_clock(clock: Clock) -> Clock:
-    return lambda: as_utc(clock())
-
-
-def _expired_error(record: HandoffRecord, trigger: Trigger) -> HandoffExpired:
-    failure = record.failure.value if record.failure is not None else "timeout"
-    return HandoffExpired(
-        record.record_id, trigger.value, failure, record.history[-1].reason, record
-    )
 
 
 class HandoffManager:
     """Creates handoff records and drives them through the lifecycle (seed 000 API).
 
-    `HandoffManager()` keeps records in memory like the seed. Keyword options: `store` (e.g. a
-    `SQLiteStore` shared with other processes), `clock` (default a `SteadyClock`: wall-clock
-    time that never runs backwards; a record's move times never decrease even on an injected
-    clock that does), `pending_timeout_s` (expiry of
-    pending records), `config_version` and `actor` (written into records and history),
-    `retries` (how often a move is re-planned on a `VersionConflict` before it is raised),
-    `redactor` (default `DEFAULT_REDACTOR`: values of secret-looking keys in a request's
-    context, a result or an import, and secret-looking values such as card numbers in them
-    and in the task text, are replaced before anything is stored or exported).
+    `HandoffManager()` keeps records in memory and never expires them, like the seed. Keyword
+    options: `store` (e.g. a `SQLiteStore` shared with other processes), `clock` (default a
+    `SteadyClock`: wall-clock time that never runs backwards; a record's move times never
+    decrease even on an injected clock that does), `pending_timeout_s` (expiry of pending
+    records; None or infinity: never), `deadlines` (`"inform"`: a request's deadline is
+    information for the receiver, as in the seed; `"expire"`: a live record past it fails),
+    `config_version` and `actor` (written into records and history), `retries` (how often a
+    move is re-planned on a `VersionConflict` before it is raised), `redactor` (default
+    `DEFAULT_REDACTOR`: secret-looking keys' values and values such as card numbers in a
+    request, a result or an import are replaced before anything is stored or exported),
+    `deliver` (`"intact"`: the records this manager returns carry the payload as given, as
+    seed 000 passed it to the receiver; `"redacted"`: they carry the stored copy).
     Moves of one record serialize (lock stripes in-process, record versions across processes).
     """
 
@@ -74,25 +63,27 @@ class HandoffManager:
         *,
         store: Store | None = None,
         clock: Clock | None = None,
-        pending_timeout_s: float = DEFAULT_PENDING_TIMEOUT_S,
+        pending_timeout_s: float | None = None,
+        deadlines: Deadlines | str = Deadlines.inform,
         config_version: str | None = None,
         actor: str = "",
         retries: int = 3,
         redactor: Redactor = DEFAULT_REDACTOR,
+        deliver: Deliver | str = Deliver.intact,
     ) -> None:
-        if pending_timeout_s <= 0:
-            raise UsageError(f"pending_timeout_s must be > 0, got {pending_timeout_s}")
         if retries < 0:
             raise UsageError(f"retries must be >= 0, got {retries}")
+        self.expiry = Expiry.of(pending_timeout_s, deadlines)
+        self.deliver = deliver_of(deliver)
+        self.intact = IntactPayloads()
         self.store: Store = MemoryStore() if store is None else store
-        self.clock: Clock = SteadyClock() if clock is None else _utc_clock(clock)
-        self.pending_timeout = timedelta(seconds=pending_timeout_s)
+        self.clock: Clock = SteadyClock() if clock is None else utc_clock(clock)
         self.config_version = config_version
         self.actor = actor
         self.retries = retries
         self.redactor = redactor
         self.observer: Observer | None = None  # told of every move written (Engine.observe)
-        self._locks = tuple(threading.Lock() for _ in range(_LOCK_STRIPES))
+        self._locks = lock_stripes()
 
     # -- seed 000 API --------------------------------------------------------------------
 
@@ -106,13 +97,13 @@ class HandoffManager:
         """A new `pending` record with a UUID4 id, stored before it is returned."""
         if not isinstance(request, HandoffRequest):
             raise UsageError(f"create_handoff needs a HandoffRequest, got {type(request)!r}")
-        request = self.redactor.request(request)
+        stored = self.redactor.request(request)
         now = self.clock()
         entry = new_move(None, _PENDING, CREATE, now, "", self._actor(actor))
         record = build_record(
             {
                 "record_id": str(uuid.uuid4()),
-                "request": request,
+                "request": stored,
                 "response": None,
                 "status": _PENDING,
                 "result": {},
@@ -125,7 +116,9 @@ class HandoffManager:
             }
         )
         self.store.add(record)
-        return record
+        if self.deliver is Deliver.intact:
+            self.intact.keep_request(record.record_id, stored, request)
+        return self.delivered(record)
 
     def accept(self, record_id: str, *, actor: str | None = None) -> HandoffRecord:
         """pending -> accepted; response "Accepted by receiving agent."."""
@@ -151,11 +144,11 @@ class HandoffManager:
 
     def get(self, record_id: str) -> HandoffRecord:
         """The record; `RecordNotFound` (a KeyError) for an unknown id."""
-        return self.store.get(record_id)
+        return self.delivered(self.store.get(record_id))
 
     def list_records(self, status: HandoffStatus | None = None) -> list[HandoffRecord]:
         """Every record, optionally of one status, oldest first."""
-        return self.store.query(RecordQuery(status=status))
+        return self.query(RecordQuery(status=status))
 
     def export(self) -> list[dict[str, Any]]:
         """Every record as a JSON-compatible dict, oldest first."""
@@ -179,7 +172,24 @@ class HandoffManager:
 
     def query(self, query: RecordQuery) -> list[HandoffRecord]:
         """Records by status, agent and time range, paginated, oldest first."""
-        return self.store.query(query)
+        return [self.delivered(record) for record in self.store.query(query)]
+
+    def stored_form(self, record: HandoffRecord) -> HandoffRecord:
+        """`record` (one this manager returned) as the store holds it: redacted. What events,
+        logs and screens must be given instead of a record carrying an intact payload."""
+        return self.intact.conceal(record)
+
+    def delivered(
+        self, record: HandoffRecord, result: dict[str, Any] | None = None
+    ) -> HandoffRecord:
+        """`record` (e.g. read from the store) as this manager hands records out: with the
+        intact payload it keeps for it when `deliver` is "intact" (`IntactPayloads.deliver`)."""
+        return self.intact.deliver(record, result) if self.deliver is Deliver.intact else record
+
+    @property
+    def pending_timeout(self) -> timedelta | None:
+        """How long a record may stay pending (None: for ever)."""
+        return self.expiry.pending_timeout
 
     def move(
         self,
@@ -194,9 +204,8 @@ class HandoffManager:
         overdue (see `expire_overdue`) is expired first, and the move raises `HandoffExpired`."""
         if not isinstance(trigger, Trigger):
             trigger = Trigger(trigger)
-        if result is not None:
-            result = self.redactor.redact(result)
-        order = MoveOrder(record_id, trigger, reason, result, self._actor(actor))
+        stored = None if result is None else self.redactor.redact(result)
+        order = MoveOrder(record_id, trigger, reason, stored, self._actor(actor))
         expired: list[HandoffRecord] = []
 
         def plan(current: HandoffRecord) -> HandoffRecord:
@@ -209,8 +218,8 @@ class HandoffManager:
 
         record = cast(HandoffRecord, self._apply(record_id, plan))  # plans never return None
         if expired and record is expired[-1]:
-            raise _expired_error(record, trigger)
-        return record
+            raise expired_error(record, trigger)
+        return self.delivered(record, None if stored is result else result)
 
     def move_many(self, orders: Sequence[MoveOrder]) -> list[HandoffRecord]:
         """Several moves written in one atomic commit, returned only once durable: all are
@@ -220,34 +229,39 @@ class HandoffManager:
         context = self._context()
         latest: dict[str, HandoffRecord] = {}
         changes: list[tuple[HandoffRecord, int]] = []
+        results: list[dict[str, Any] | None] = []
         for order in orders:
             if not isinstance(order.trigger, Trigger):
                 order = order._replace(trigger=Trigger(order.trigger))
-            if order.result is not None:
-                order = order._replace(result=self.redactor.redact(order.result))
+            intact = order.result
+            if intact is not None:
+                order = order._replace(result=self.redactor.redact(intact))
             current = latest.get(order.record_id) or self.store.get(order.record_id)
             if order.trigger is not _EXPIRE and self._expired(current, context[0]) is not None:
                 gone = self._apply(current.record_id, lambda c: self._expired(c, context[0]))
-                raise _expired_error(gone or self.store.get(current.record_id), order.trigger)
+                raise expired_error(gone or self.store.get(current.record_id), order.trigger)
             new = moved(current, order, context)
             changes.append((new, current.version))
+            results.append(None if order.result is intact else intact)
             latest[order.record_id] = new
         self.store.replace_many(changes)
         moved_records = [record for record, _ in changes]
         if self.observer is not None:
             for record in moved_records:
                 self.observer.record_moved(record)
-        return moved_records
+        return [self.delivered(r, i) for r, i in zip(moved_records, results, strict=True)]
 
     def expire_overdue(self, *, now: datetime | None = None) -> list[HandoffRecord]:
         """Fail (with failure `timeout` or `deadline`) every live record that is overdue:
-        pending longer than `pending_timeout_s`, or past its request's deadline. The store
-        claims each one for a single caller, so sweepers on every replica expire it once."""
+        pending longer than `pending_timeout_s`, or past its request's deadline when deadlines
+        expire (none without either). The store claims each one for a single caller, so
+        sweepers on every replica expire it once. Returns the stored (redacted) records."""
         at = self.clock() if now is None else as_utc(now)
+        window = due_window(self.expiry, at)
         expired: list[HandoffRecord] = []
-        while True:
+        while window is not None:
             batch = self.store.expire_due(
-                created_before=at - self.pending_timeout, now=at,
+                created_before=window[0], now=window[1],
                 expire=lambda current: self._expired(current, at), limit=_SWEEP_BATCH,
             )
             expired += batch
@@ -255,7 +269,8 @@ class HandoffManager:
                 for record in batch:
                     self.observer.record_moved(record)
             if len(batch) < _SWEEP_BATCH:
-                return expired
+                break
+        return expired
 
     sweep = expire_overdue
 
@@ -264,48 +279,21 @@ class HandoffManager:
     def _actor(self, actor: str | None) -> str:
         return self.actor if actor is None else actor
 
-    def _context(self) -> tuple[datetime, timedelta]:
-        return self.clock(), self.pending_timeout
+    def _context(self) -> tuple[datetime, Expiry]:
+        return self.clock(), self.expiry
 
     def _expired(self, current: HandoffRecord, at: datetime) -> HandoffRecord | None:
-        why = overdue_reason(current, at, self.pending_timeout)
+        why = overdue_reason(current, at, self.expiry)
         if why is None:  # moved on since the store listed it
             return None
         order = MoveOrder(current.record_id, _EXPIRE, why[1], None, self.actor)
-        return moved(current, order, (at, self.pending_timeout), failure=why[0])
+        return moved(current, order, (at, self.expiry), failure=why[0])
 
     def _apply(
         self, record_id: str, plan: Callable[[HandoffRecord], HandoffRecord | None]
     ) -> HandoffRecord | None:
-        """`_write`, then tell the observer (outside the record's lock)."""
-        record = self._write(record_id, plan)
+        """`write_move`, then tell the observer (outside the record's lock)."""
+        record = write_move(self.store, self._locks, self.retries, record_id, plan)
         if record is not None and self.observer is not None:
             self.observer.record_moved(record)
         return record
-
-    def _write(
-        self, record_id: str, plan: Callable[[HandoffRecord], HandoffRecord | None]
-    ) -> HandoffRecord | None:
-        """Plan and write one move under the record's lock stripe. The first try may plan on
-        the store's last-seen copy (`latest`); if that copy was stale, the write conflicts or
-        the plan refuses, and every later try re-reads the record (`retries` times)."""
-        with self._locks[hash(record_id) % _LOCK_STRIPES]:
-            for attempt in range(self.retries + 2):
-                fresh = attempt > 0
-                current = self.store.get(record_id) if fresh else self.store.latest(record_id)
-                try:
-                    new = plan(current)
-                except IllegalTransition:
-                    if fresh or self.store.get(record_id) is current:
-                        raise  # refused on what the store really holds
-                    continue
-                if new is None:
-                    return None
-                try:
-                    self.store.replace(new, expected_version=current.version)
-                except VersionConflict:
-                    if attempt > self.retries:
-                        raise
-                    continue
-                return new
-        raise AssertionError("unreachable")  # pragma: no cover

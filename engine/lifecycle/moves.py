@@ -6,10 +6,11 @@ here reads or writes a store, and nothing takes locks.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any, NamedTuple
 
 from engine.errors import IllegalTransition
+from engine.lifecycle.expiry import Expiry, overdue_reason
 from engine.lifecycle.models import (
     FailureReason,
     HandoffRecord,
@@ -39,33 +40,17 @@ class MoveOrder(NamedTuple):
     actor: str = ""
 
 
-def overdue_reason(
-    record: HandoffRecord, now: datetime, pending_timeout: timedelta
-) -> tuple[FailureReason, str] | None:
-    """Why `record` should expire at `now` (deadline first), or None if it is not overdue."""
-    if not record.is_live:
-        return None
-    deadline = record.request.deadline
-    if deadline is not None and deadline <= now:
-        return FailureReason.deadline, f"Past the request deadline {deadline.isoformat()}."
-    waited = now - record.created_at
-    if record.status is HandoffStatus.pending and waited > pending_timeout:
-        seconds = pending_timeout.total_seconds()
-        return FailureReason.timeout, f"Pending for more than {seconds:g}s."
-    return None
-
-
 def moved(
     record: HandoffRecord,
     order: MoveOrder,
-    context: tuple[datetime, timedelta],
+    context: tuple[datetime, Expiry],
     *,
     failure: FailureReason | None = None,
 ) -> HandoffRecord:
     """The copy of `record` after `order`, one history entry longer and one version higher.
 
-    `context` is (now, pending timeout). Raises IllegalTransition if the table forbids it.
-    A move is never dated before the record's last change, whatever the clock says.
+    `context` is (now, the manager's `Expiry`). Raises IllegalTransition if the table forbids
+    it. A move is never dated before the record's last change, whatever the clock says.
     """
     state = record.status
     trigger = order.trigger
@@ -95,7 +80,7 @@ def moved(
 
 
 def _failure(
-    record: HandoffRecord, trigger: Trigger, context: tuple[datetime, timedelta]
+    record: HandoffRecord, trigger: Trigger, context: tuple[datetime, Expiry]
 ) -> FailureReason:
     known = FAILURE_BY_TRIGGER.get(trigger)
     if known is not None:

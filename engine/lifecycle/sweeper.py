@@ -12,6 +12,7 @@ from collections.abc import Callable
 from types import TracebackType
 
 from engine.errors import EngineError, UsageError
+from engine.lifecycle.clock import wait_limit
 from engine.lifecycle.manager import HandoffManager
 from engine.lifecycle.models import HandoffRecord
 
@@ -56,11 +57,12 @@ class Sweeper:
         self._thread.start()
         return self
 
-    def stop(self, *, timeout_s: float = 10.0) -> None:
-        """Ask the thread to finish and wait for it (a running sweep completes first)."""
+    def stop(self, *, timeout_s: float | None = 10.0) -> None:
+        """Ask the thread to finish and wait for it, at most `timeout_s` (None or infinity: as
+        long as it takes; a running sweep completes first)."""
         self._stop.set()
         if self._thread is not None:
-            self._thread.join(timeout_s)
+            self._thread.join(wait_limit(timeout_s))
             self._thread = None
 
     def sweep_once(self) -> int:

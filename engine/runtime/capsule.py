@@ -143,7 +143,7 @@ def _records(
     ids = [hop.record_id for hop in session.hops if hop.record_id is not None]
     ids += [item.record_id if isinstance(item, HandoffRecord) else item for item in extra]
     unique = dict.fromkeys(ids)
-    return sorted((engine.manager.get(record_id) for record_id in unique),
+    return sorted((engine.manager.store.get(record_id) for record_id in unique),
                   key=lambda record: record.created_at)
 
 

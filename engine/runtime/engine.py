@@ -5,7 +5,7 @@ record). Synchronous; the async edge (watching) lives in `watch.py`."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -82,12 +82,9 @@ class Engine:
         self._watchers: list[ConfigWatcher] = []
         self._reloader = Reloader(config, load=load, hooks=self.hooks)
         self._router = Router(self._reloader.current)
-        policies = self.snapshot.config.engine.policies
-        self.manager = HandoffManager(
-            store=_open_store(store), pending_timeout_s=policies.pending_timeout_s, actor=actor
-        )
+        self.manager = HandoffManager(store=_open_store(store), actor=actor)
         self._caller_policy = (self.snapshot, CallerPolicy.of(self.snapshot))
-        self.manager.redactor = self._caller_policy[1].redactor
+        handoff.configure(self.manager, self.snapshot, self._caller_policy[1])
         self.hooks.add("config_reloaded", self._on_reload)
         self.sweeper: Sweeper | None = None
         if sweep_interval_s is not None:
@@ -128,9 +125,7 @@ class Engine:
         self.hooks.add(event, hook)
 
     def _on_reload(self, event: Event) -> None:
-        timeout = self.snapshot.config.engine.policies.pending_timeout_s
-        self.manager.pending_timeout = timedelta(seconds=timeout)
-        self._policy(self.snapshot)  # the new redaction policy applies to every write
+        self._policy(self.snapshot)  # the new expiry and redaction policies apply to every write
 
     def router(self) -> Router:
         """The router of the serving snapshot (built once per snapshot)."""
@@ -234,7 +229,8 @@ class Engine:
         session: Session | None,
         snapshot: Snapshot | None,
     ) -> HandoffOutcome:
-        """Record the handoff (redacted), move the session, build system vars, emit."""
+        """Record the handoff (redacted), move the session, build system vars, emit (redacted).
+        The outcome carries the caller's data intact unless the config delivers it redacted."""
         rejection = handoff.rejection_of(decision, refusal)
         if rejection is not None and cleaned.tool_args:
             rejection = policy.redactor.scrub(rejection, cleaned.tool_args)
@@ -247,16 +243,20 @@ class Engine:
                 session.record_hop(
                     decision.target, record_id=record.record_id, returning=returning, routed=True
                 )
-            system_vars = handoff.system_vars(snapshot, decision, session, cleaned)
-        decision = handoff.redacted(decision, policy.redactor)
-        self.hooks.emit(Event("handoff_created", event_data(record, decision=decision)))
+            system_vars = handoff.system_vars(snapshot, decision, session, cleaned,
+                                              redactor=handoff.hiding(self.manager, policy))
+        shown = handoff.redacted(decision, policy.redactor)
+        stored = self.manager.stored_form(record)
+        self.hooks.emit(Event("handoff_created", event_data(stored, decision=shown)))
+        if handoff.hiding(self.manager, policy) is not None:
+            return HandoffOutcome(shown, stored, system_vars, refusal)
         return HandoffOutcome(decision, record, system_vars, refusal)
 
     def _policy(self, snapshot: Snapshot) -> CallerPolicy:
         cached = self._caller_policy
         if cached[0] is not snapshot:
             cached = self._caller_policy = (snapshot, CallerPolicy.of(snapshot))
-            self.manager.redactor = cached[1].redactor
+            handoff.configure(self.manager, snapshot, cached[1])
         return cached[1]
 
     # -- observability ---------------------------------------------------------------------
@@ -317,7 +317,8 @@ class Engine:
         except HandoffExpired as expired:
             self._moved(expired.record)
             raise
-        return self._moved(record)
+        self._moved(self.manager.stored_form(record))
+        return record
 
     def _moved(self, record: HandoffRecord) -> HandoffRecord:
         self.hooks.emit(Event("handoff_moved", event_data(record)))
@@ -328,12 +329,13 @@ class Engine:
     ) -> HandoffRecord:
         """Block until the record is in one of `statuses` or can no longer get there, moved
         by any replica; `WaitTimeout` after `timeout_s`. `await_status` is the async form."""
-        return self.waiter.wait(record_id, statuses, timeout_s=timeout_s)
+        return self.manager.delivered(self.waiter.wait(record_id, statuses, timeout_s=timeout_s))
 
     async def await_status(
         self, record_id: str, *statuses: HandoffStatus | str, timeout_s: float | None = None
     ) -> HandoffRecord:
-        return await self.waiter.await_(record_id, statuses, timeout_s=timeout_s)
+        found = await self.waiter.await_(record_id, statuses, timeout_s=timeout_s)
+        return self.manager.delivered(found)
 
     # -- resources -------------------------------------------------------------------------
     def close(self) -> None:

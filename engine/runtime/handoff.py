@@ -12,6 +12,8 @@ from typing import Any
 from engine.config.models import InputLimits
 from engine.config.snapshot import Snapshot
 from engine.lifecycle import HandoffManager, HandoffRecord, HandoffRequest
+from engine.lifecycle.delivery import Deliver
+from engine.lifecycle.expiry import Expiry
 from engine.redaction import Redactor
 from engine.routing import Layer, Reason, RouteDecision, Router, RouteRequest
 from engine.runtime.context import build_handoff_system_vars
@@ -24,8 +26,10 @@ from engine.runtime.session import Session
 class HandoffOutcome:
     """What `Engine.handoff` did: the routing decision, the audited record, and for a routed
     handoff the system vars to give the agent taking over. `refusal` is set when the input
-    (`InputRefusal`) or the payload (`PayloadRefusal`) was refused; the decision's request
-    context is redacted like the record's."""
+    (`InputRefusal`) or the payload (`PayloadRefusal`) was refused. The record and the
+    decision carry the caller's context intact, and the system vars what the target's context
+    policy lets through, intact; with the config's `redact.deliver: redacted`, all three are
+    redacted like the stored record."""
 
     decision: RouteDecision
     record: HandoffRecord
@@ -65,6 +69,19 @@ class CallerPolicy:
         redactor = Redactor(spec.redact.keys, defaults=spec.redact.defaults,
                             values=spec.redact.values)
         return cls(spec.input_limits, redactor)
+
+
+def configure(manager: HandoffManager, snapshot: Snapshot, policy: CallerPolicy) -> None:
+    """Give `manager` the config's expiry, redaction and delivery policies."""
+    policies = snapshot.config.engine.policies
+    manager.expiry = Expiry.of(policies.pending_timeout_s, policies.deadlines)
+    manager.redactor = policy.redactor
+    manager.deliver = Deliver(snapshot.config.engine.redact.deliver)
+
+
+def hiding(manager: HandoffManager, policy: CallerPolicy) -> Redactor | None:
+    """The redactor for what the receiver gets; None when it gets the caller's data intact."""
+    return None if manager.deliver is Deliver.intact else policy.redactor
 
 
 def decide(router: Router, request: RouteRequest, session: Session | None) -> RouteDecision:
@@ -136,8 +153,11 @@ def system_vars(
     decision: RouteDecision,
     session: Session | None,
     cleaned: HandoffInput,
+    *,
+    redactor: Redactor | None = None,
 ) -> dict[str, Any]:
-    """The routed target's system vars (seed 002), merged into the session's."""
+    """The routed target's system vars (seed 002), merged into the session's; redacted by
+    `redactor` when the config delivers the receiver redacted data (None: intact, as given)."""
     assert decision.target is not None
     agent = snapshot.agents[decision.target]
     found = build_handoff_system_vars(
@@ -152,6 +172,8 @@ def system_vars(
     greeting = agent.greeting or agent.metadata.get("greeting")
     if isinstance(greeting, str) and greeting:
         found["greeting"] = greeting
+    if redactor is not None:
+        found = redactor.redact(found)
     if session is not None:
         session.system_vars.update(found)
     return found

@@ -20,6 +20,7 @@ from typing import Any
 
 import watchfiles
 
+from engine.lifecycle.clock import wait_limit
 from engine.runtime.reload import Reloader, ReloadResult
 from engine.runtime.switch import switch_interval_lowered
 
@@ -149,10 +150,11 @@ class ConfigWatcher:
         self._thread = threading.Thread(target=self.run, name="handoff-config-watch", daemon=True)
         self._thread.start()
 
-    def stop(self, *, timeout: float = 5.0) -> None:
+    def stop(self, *, timeout: float | None = 5.0) -> None:
+        """End the watch thread, waiting at most `timeout` s (None or infinity: no limit)."""
         self._stop.set()
         if self._thread is not None:
-            self._thread.join(timeout)
+            self._thread.join(wait_limit(timeout))
             self._thread = None
 
     def __enter__(self) -> ConfigWatcher:

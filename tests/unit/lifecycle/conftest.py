@@ -43,7 +43,8 @@ def clock() -> FakeClock:
 
 @pytest.fixture
 def manager(clock: FakeClock) -> HandoffManager:
-    return HandoffManager(clock=clock, pending_timeout_s=30, config_version="cfg-1", actor="t")
+    return HandoffManager(clock=clock, pending_timeout_s=30, deadlines="expire",
+                          config_version="cfg-1", actor="t")
 
 
 def request(**fields: object) -> HandoffRequest:

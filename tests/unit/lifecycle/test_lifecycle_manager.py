@@ -285,7 +285,7 @@ def test_record_is_frozen_and_round_trips(manager: HandoffManager) -> None:
 
 def test_sweeper_survives_a_failing_sweep(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "records.db")
-    manager = HandoffManager(store=store)
+    manager = HandoffManager(store=store, pending_timeout_s=30)
     store.close()  # every sweep now fails with a StoreError
     sweeper = Sweeper(manager, interval_s=0.01).start()
     for _ in range(500):

@@ -48,7 +48,8 @@ class ManagerVersusModel(RuleBasedStateMachine):
         self.now = datetime(2026, 1, 1, tzinfo=timezone.utc)
         self.store = self.make_store()
         self.manager = HandoffManager(
-            store=self.store, clock=lambda: self.now, pending_timeout_s=TIMEOUT_S
+            store=self.store, clock=lambda: self.now, pending_timeout_s=TIMEOUT_S,
+            deadlines="expire",
         )
         # record id -> [state, created, deadline, number of moves]
         self.model: dict[str, list[object]] = {}

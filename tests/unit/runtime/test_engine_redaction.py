@@ -62,16 +62,17 @@ def test_nothing_secret_reaches_the_store_the_hooks_the_exports_or_the_capsule(
         routed = engine.handoff("my card was stolen", session=session, context=context,
                                 tool="handoff_fraud_agent", tool_args={"reason": "stolen"})
         record_id = routed.record.record_id
-        assert routed.record.request.context == {
+        assert engine.manager.store.get(record_id).request.context == {
             "customer_id": "C-1", "auth": {"Password": REDACTED},
             "cards": [{"card_number": REDACTED}]}
         engine.accept(record_id)
         engine.complete(record_id, {"access_token": "eyJhbGciOi", "case": "F-1"})
-        assert engine.manager.get(record_id).result == {"access_token": REDACTED, "case": "F-1"}
+        assert engine.manager.store.get(record_id).result == {
+            "access_token": REDACTED, "case": "F-1"}
         capsule = export_capsule(engine, session, records=[refused.record])
         assert leaks(capsule) == []
         assert leaks([event.data for event in events]) == [] and len(events) == 4
-        assert leaks(routed.decision) == [] and leaks(refused.record) == []
+        assert leaks(engine.manager.store.get(refused.record.record_id)) == []
     assert leaks(db.read_bytes()) == []
     for action in (["export"], ["show", record_id], ["list", "--format", "json"]):
         shown = subprocess.run(
@@ -86,14 +87,15 @@ def test_engine_yaml_adds_patterns_or_replaces_the_defaults(tmp_path: Path) -> N
     with Engine(with_pin_schema(tmp_path, extra), sweep_interval_s=None) as engine:
         outcome = engine.handoff("hi", sender="concierge", context={
             "customer_id": "C-1", "payer_iban": "DE00", "password": "p", "tier": "gold"})
-        assert outcome.record.request.context == {
+        assert engine.manager.store.get(outcome.record.record_id).request.context == {
             "customer_id": REDACTED, "payer_iban": REDACTED, "password": REDACTED,
             "tier": "gold"}
     only = "redact:\n  keys: [customer_id]\n  defaults: false\n"
     with Engine(with_pin_schema(tmp_path / "b", only), sweep_interval_s=None) as engine:
         outcome = engine.handoff("hi", sender="concierge",
                                  context={"customer_id": "C-1", "password": "p"})
-        assert outcome.record.request.context == {"customer_id": REDACTED, "password": "p"}
+        assert engine.manager.store.get(outcome.record.record_id).request.context == {
+            "customer_id": REDACTED, "password": "p"}
 
 
 def test_records_written_without_redaction_are_redacted_on_the_way_out(tmp_path: Path) -> None:
@@ -129,6 +131,7 @@ def test_a_reload_applies_the_new_policy_to_the_next_write(tmp_path: Path) -> No
                         encoding="utf-8")
         assert engine.reload().outcome == "applied"
         after = engine.handoff("hi", sender="concierge", context={"customer_id": "C-1"})
-        assert after.record.request.context == {"customer_id": REDACTED}
-        assert engine.manager.get(before.record.record_id).request.context == {
+        assert engine.manager.store.get(after.record.record_id).request.context == {
+            "customer_id": REDACTED}
+        assert engine.manager.store.get(before.record.record_id).request.context == {
             "customer_id": "C-1"}  # records are not rewritten; the policy applies to writes

@@ -60,7 +60,7 @@ def test_a_version_4_store_migrates_and_sweeps_only_live_records(postgres_url: s
     done = moved(3, ("pending", "accepted"), ("accepted", "completed"), deadline=deadline)
     old_store(postgres_url, [pending, overdue, done], version=4)
     with PostgresStore(postgres_url) as store:
-        manager = HandoffManager(store=store, pending_timeout_s=60)
+        manager = HandoffManager(store=store, pending_timeout_s=60, deadlines="expire")
         expired = manager.expire_overdue(now=T0 + timedelta(days=1))
         assert sorted(r.record_id for r in expired) == ["h-1", "h-2"]
         assert store.get("h-3") == done

@@ -76,7 +76,7 @@ def test_every_write_sets_the_sweeper_columns_from_the_new_status(postgres_url: 
             "h-1": (None, None), "h-2": (None, _DEADLINE), "h-3": (None, None),
             "h-4": (None, None),
         }
-        manager = HandoffManager(store=store, pending_timeout_s=60)
+        manager = HandoffManager(store=store, pending_timeout_s=60, deadlines="expire")
         assert [r.record_id for r in manager.expire_overdue(now=_DEADLINE)] == ["h-2"]
         assert _check(postgres_url, store) == {rid: (None, None) for rid in _columns(postgres_url)}
 
@@ -94,7 +94,7 @@ def test_a_version_5_store_migrates_and_sweeps_exactly_the_due_records(
     old_store(postgres_url, records, version=5)
     with PostgresStore(postgres_url) as store:
         assert _columns(postgres_url) == {r.record_id: _expected(r) for r in records}
-        manager = HandoffManager(store=store, pending_timeout_s=60)
+        manager = HandoffManager(store=store, pending_timeout_s=60, deadlines="expire")
         expired = manager.expire_overdue(now=T0 + timedelta(days=1))
         assert sorted(r.record_id for r in expired) == ["h-1", "h-2"]
         assert manager.expire_overdue(now=T0 + timedelta(days=1)) == []
@@ -115,7 +115,7 @@ def test_a_column_left_stale_by_an_older_engine_never_expires_a_record(
                 ("rejected", done.model_dump_json()),
             )
         assert _columns(postgres_url)["h-1"] == (T0 + timedelta(minutes=1), _DEADLINE)
-        manager = HandoffManager(store=store, pending_timeout_s=60)
+        manager = HandoffManager(store=store, pending_timeout_s=60, deadlines="expire")
         assert manager.expire_overdue(now=T0 + timedelta(days=1)) == []
         assert store.get("h-1") == done
 
@@ -130,7 +130,7 @@ def test_a_live_record_an_older_engine_inserts_is_still_swept(postgres_url: str)
         columns = _columns(postgres_url)
         assert columns["h-1"] == (old.created_at, _DEADLINE)  # filled by the insert trigger
         assert columns["h-2"] == (None, None)  # a finished record is no sweep's business
-        manager = HandoffManager(store=store, pending_timeout_s=60)
+        manager = HandoffManager(store=store, pending_timeout_s=60, deadlines="expire")
         expired = manager.expire_overdue(now=T0 + timedelta(days=1))
         assert [record.record_id for record in expired] == ["h-1"]
 
