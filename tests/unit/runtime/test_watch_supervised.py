@@ -124,6 +124,8 @@ def test_a_failing_stage_is_a_rejected_reload_and_the_watch_goes_on(
     edit(folder, "compliance_desk", "Files claims (second edit).")
     version = load_config(folder.path).version
     wait_for(lambda: reloader.current.version == version, "the next edit to serve")
+    # the result callback runs after the swap: wait for it too
+    wait_for(lambda: results[-1].version == version, "the result callback")
     assert reloader.stats.last_ok and results[-1].outcome == "applied"
 
 
