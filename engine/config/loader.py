@@ -16,9 +16,10 @@ from typing import Any
 from engine.config.codes import issue
 from engine.config.document import read_document
 from engine.config.folders import MAX_FOLDER_DEPTH, resolved, walk
+from engine.config.listing import Caps, list_set
 from engine.config.members import MemberCache
 from engine.config.parse import MAX_NODES
-from engine.config.pipeline import Caps, list_set, load_set
+from engine.config.pipeline import load_set
 from engine.config.read import DEFAULT_MAX_BYTES
 from engine.config.snapshot import Snapshot
 from engine.errors import ConfigError

@@ -126,3 +126,20 @@ def test_python_module_entry_point_matches_the_script() -> None:
     )
     assert module.returncode == 0
     assert json.loads(module.stdout) == {"errors": 0, "warnings": 0, "issues": []}
+
+
+def test_a_typo_in_engine_yaml_hides_no_other_file(tmp_path: Path) -> None:
+    shutil.copytree(CONFIGS / "banking", tmp_path / "banking")
+    root = tmp_path / "banking" / "engine.yaml"
+    agent = tmp_path / "banking" / "agents" / "claims.yaml"
+    root.write_text(root.read_text("utf-8").replace("policies:", "polices:"), "utf-8")
+    agent.write_text(agent.read_text("utf-8").replace("peers:", "peer:"), "utf-8")
+    run = handoff("banking", cwd=tmp_path)
+    assert run.returncode == 1
+    assert run.stdout.splitlines() == [
+        "banking/agents/claims.yaml:8:1: error[unknown-key] $.peer: unknown key 'peer'; "
+        "did you mean 'peers'?",
+        "banking/engine.yaml:9:1: error[unknown-key] $.polices: unknown key 'polices'; "
+        "did you mean 'policies'?",
+        "checked 1 set, 9 files: 2 error(s), 0 warning(s)",
+    ]
