@@ -143,3 +143,23 @@ def test_a_typo_in_engine_yaml_hides_no_other_file(tmp_path: Path) -> None:
         "did you mean 'policies'?",
         "checked 1 set, 9 files: 2 error(s), 0 warning(s)",
     ]
+
+
+def test_the_sets_own_cases_file_is_checked_with_the_set(tmp_path: Path) -> None:
+    shutil.copytree(CONFIGS / "banking", tmp_path / "banking")
+    cases = tmp_path / "banking" / "cases.yaml"
+    text = cases.read_text("utf-8")
+    cases.write_text(text.replace("target: card_recommendation", "target: card_recomendation", 1),
+                     "utf-8")
+    run = handoff("banking", cwd=tmp_path)
+    assert run.returncode == 1
+    assert run.stdout.splitlines() == [
+        "banking/cases.yaml:15:22: error[unknown-agent] $.cases[1].expect.target: "
+        "'card_recomendation' is not a declared agent of this config set; "
+        "did you mean 'card_recommendation'?",
+        "checked 1 set, 9 files: 1 error(s), 0 warning(s)",
+    ]
+    cases.write_text(text.replace("cases:", "case:", 1), "utf-8")  # no longer a cases list
+    run = handoff("banking/engine.yaml", cwd=tmp_path)
+    assert run.returncode == 1
+    assert "banking/cases.yaml:4:1: error[unknown-key] $.case: unknown key 'case'" in run.stdout
