@@ -163,3 +163,27 @@ def test_the_sets_own_cases_file_is_checked_with_the_set(tmp_path: Path) -> None
     run = handoff("banking/engine.yaml", cwd=tmp_path)
     assert run.returncode == 1
     assert "banking/cases.yaml:4:1: error[unknown-key] $.case: unknown key 'case'" in run.stdout
+
+
+@pytest.mark.parametrize(("broken", "said"), [
+    ("name: writer\nhandoff:\n\ttrigger: handoff_writer\n",
+     "writer.yaml:3:1: error[yaml-tab] line 3 is indented with a tab: YAML indents with spaces "
+     "only (replace the tab with spaces)"),
+    ("name: writer\nhandoff:\n  trigger: handoff_writer\n peers: [coordinator]\n",
+     "writer.yaml:4:2: error[yaml-syntax] line 4 is indented 1 space, which lines up with no key "
+     "or list item above it: indent 'peers' by 2 like 'trigger' (line 3) or by 0 like "
+     "'handoff' (line 2)"),
+    ("name: writer\ncapabilities:\n  - write\n   - summarize\n",
+     "writer.yaml:3:5: error[schema] $.capabilities[0]: '- summarize' (line 4) is indented "
+     "deeper than '- write' (line 3), so YAML reads both as one item: line up its '-' with "
+     "line 3's (2 spaces); 'write - summarize' does not match"),
+], ids=["tab", "key-dedented-wrongly", "list-item-misaligned"])
+def test_indentation_mistakes_are_said_in_the_authors_words(
+    broken: str, said: str, tmp_path: Path
+) -> None:
+    shutil.copytree(CONFIGS / "research", tmp_path / "research")
+    (tmp_path / "research" / "agents" / "writer.yaml").write_text(broken, "utf-8")
+    run = handoff("research", cwd=tmp_path)
+    assert run.returncode == 1
+    assert_no_traceback(run)
+    assert run.stdout.startswith(f"research/agents/{said}"), run.stdout
