@@ -22,6 +22,7 @@ from engine.config.parse import MAX_NODES
 from engine.config.pipeline import load_set
 from engine.config.read import DEFAULT_MAX_BYTES
 from engine.config.snapshot import Snapshot
+from engine.config.vocabulary import vocabulary_warnings
 from engine.errors import ConfigError
 from engine.issues import Issue, Severity, sort_key
 
@@ -244,7 +245,8 @@ def check_paths(
             key = _identity(root)
             if key not in loaded:
                 hook = partial(progress, display) if progress is not None else None
-                snapshot, found = load_set(root, display, caps=caps, progress=hook)
+                snapshot, found = load_set(root, display, caps=caps, progress=hook,
+                                           analyses=vocabulary_warnings)
                 issues += found + _own_cases_issues(display, snapshot)
                 loaded[key] = (snapshot, display)
                 files += _files_of(root, display, snapshot, caps)

@@ -31,7 +31,7 @@ from engine.config.payloads import OWN_ISSUES
 from engine.config.positions import Document
 from engine.config.read import Source
 from engine.config.snapshot import Snapshot, compile_snapshot
-from engine.config.topology import TopologyMemo, agent_warnings, shadowed_rules
+from engine.config.topology import TopologyMemo, agent_warnings, refused_rules, shadowed_rules
 from engine.issues import Issue, has_errors, sort_key
 
 log = logging.getLogger("engine.config")
@@ -48,6 +48,8 @@ def content_version(files: Iterable[tuple[str, bytes]]) -> str:
 
 Progress = Callable[[int, int], None]
 """Called with (files done, files in the set) as a load goes."""
+Analyses = Callable[[Snapshot, Locator], list[Issue]]
+"""Warnings of a set that loaded, from its snapshot and where each name was declared."""
 
 
 def _members(
@@ -104,16 +106,18 @@ def load_set(
     caps: Caps = DEFAULT_CAPS,
     cache: MemberCache | None = None,
     progress: Progress | None = None,
+    analyses: Analyses | None = None,
 ) -> tuple[Snapshot | None, list[Issue]]:
     """Load the set rooted at `engine_path`; `display` is its name in issues.
 
     Cross-file checks run on every file that is valid on its own, whatever failed elsewhere,
     staying silent about names a failed file may declare (`Gaps`). `cache` keeps per-file
-    results between loads of the same set (hot reload); `progress` hears how far it got.
+    results between loads of the same set (hot reload); `progress` hears how far it got;
+    `analyses` adds the warnings of costlier checks on a set that loaded (`handoff check`).
     """
     try:
         with collector_paused():
-            return _load_set(engine_path, display, caps, cache, progress)
+            return _load_set(engine_path, display, caps, cache, progress, analyses)
     except Exception as error:  # a bug in a stage: reported as an issue, never a traceback
         log.error("config %s: a stage failed unexpectedly", display, exc_info=error)
         if cache is not None:
@@ -127,6 +131,7 @@ def _load_set(
     caps: Caps,
     cache: MemberCache | None,
     progress: Progress | None,
+    analyses: Analyses | None = None,
 ) -> tuple[Snapshot | None, list[Issue]]:
     hints = cache.take_hints() if cache is not None else None
     listed = list_set(engine_path, display, caps, cache=cache, checked=hints is not None)
@@ -158,14 +163,15 @@ def _load_set(
     if has_errors(issues):
         return None, sorted(issues, key=sort_key)
     graph = _memo(cache, "topology", TopologyMemo)
-    warnings = tuple(sorted([*issues, *agent_warnings(config, locator, memo=graph)], key=sort_key))
+    warnings = tuple(sorted([*issues, *agent_warnings(config, locator, memo=graph),
+                             *refused_rules(config, locator, memo=graph)], key=sort_key))
     previous = cache.snapshot if cache is not None else None
     snapshot = compile_snapshot(
         config, version=version(), root=display, warnings=warnings, previous=previous
     )
     if cache is not None:
         return _keep(cache, listed, members, snapshot, locator)
-    return snapshot, list(warnings)
+    return snapshot, [*warnings, *(analyses(snapshot, locator) if analyses else ())]
 
 
 T = TypeVar("T")

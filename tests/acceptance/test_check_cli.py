@@ -187,3 +187,19 @@ def test_indentation_mistakes_are_said_in_the_authors_words(
     assert run.returncode == 1
     assert_no_traceback(run)
     assert run.stdout.startswith(f"research/agents/{said}"), run.stdout
+
+
+def test_routing_that_cannot_happen_warns_and_fails_strict() -> None:
+    cases = [INVALID / "shared-keyword", INVALID / "rule-always-refused"]
+    folders = [str(case.relative_to(REPO)) for case in cases]
+    lenient = handoff(*folders)
+    assert lenient.returncode == 0, lenient.stdout
+    strict = handoff(*folders, "--strict", "--format", "json")
+    assert strict.returncode == 1
+    found = {(issue["code"], Path(issue["file"]).name, issue["line"], issue["severity"])
+             for issue in json.loads(strict.stdout)["issues"]}
+    assert found == {
+        ("shared-keyword", "capabilities.yaml", 7, "warning"),
+        ("unreachable-example", "fraud.yaml", 6, "warning"),
+        ("rule-always-refused", "routing.yaml", 14, "warning"),
+    }
