@@ -162,7 +162,7 @@ def _load_set(
     issues += lookalikes(config, locator, memo=_memo(cache, "lookalikes", NameMemo))
     if has_errors(issues):
         return None, sorted(issues, key=sort_key)
-    graph = _memo(cache, "topology", TopologyMemo)
+    graph = _memo(cache, "topology", TopologyMemo) or TopologyMemo()  # one graph, two uses
     warnings = tuple(sorted([*issues, *agent_warnings(config, locator, memo=graph),
                              *refused_rules(config, locator, memo=graph)], key=sort_key))
     previous = cache.snapshot if cache is not None else None

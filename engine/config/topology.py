@@ -158,10 +158,14 @@ def refused_rules(
     enabled agent): policy refuses every request the rule answers, so it routes nothing and
     its requests fall through to the next rule or layer. Sound only on a complete set."""
     edges, _reached = _graph(config, memo)
+    into: dict[str, set[str]] = {}
+    for sender, targets in edges.items():
+        for target in targets:
+            into.setdefault(target, set()).add(sender)
     issues = []
     for rule in config.routing.rules:
-        senders = rule.when.from_agents or tuple(edges)
-        if any(rule.to in edges.get(sender, ()) for sender in senders):
+        reaching = into.get(rule.to, set())
+        if reaching and (not rule.when.from_agents or reaching & set(rule.when.from_agents)):
             continue
         who = ", ".join(repr(name) for name in rule.when.from_agents) or "any agent"
         message = (

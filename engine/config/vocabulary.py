@@ -39,8 +39,9 @@ def _holders(snapshot: Snapshot) -> dict[str, frozenset[str]]:
     return {name: frozenset(agents) for name, agents in found.items()}
 
 
-def _keywords(snapshot: Snapshot, locator: Locator) -> Iterator[_Said]:
-    holders = _holders(snapshot)
+def _keywords(
+    snapshot: Snapshot, locator: Locator, holders: dict[str, frozenset[str]]
+) -> Iterator[_Said]:
     for name, capability in snapshot.config.capabilities.items():
         document = locator.capabilities.get(name)
         if document is None or not holders.get(name):
@@ -50,12 +51,13 @@ def _keywords(snapshot: Snapshot, locator: Locator) -> Iterator[_Said]:
                 yield _Said(text, holders[name], document, ("capabilities", name, field, n))
 
 
-def _examples(snapshot: Snapshot, locator: Locator) -> Iterator[_Said]:
+def _examples(
+    snapshot: Snapshot, locator: Locator, holders: dict[str, frozenset[str]]
+) -> Iterator[_Said]:
     for agent in snapshot.config.agents.values():
         document = locator.agents[agent.name]
         for n, text in enumerate(agent.examples):
             yield _Said(text, frozenset({agent.name}), document, ("examples", n))
-    holders = _holders(snapshot)
     for name, capability in snapshot.config.capabilities.items():
         declared = locator.capabilities.get(name)
         if declared is None or not holders.get(name):
@@ -74,43 +76,53 @@ def _words_for(index: KeywordIndex, matched: dict[str, list[str]], names: list[s
     return ", ".join(repr(word) for word in words)
 
 
-def _policy(snapshot: Snapshot) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
-    """Who may hand off to whom (sender -> targets), and the reverse (target -> senders)."""
-    edges = {sender: set(targets) for sender, targets in handoff_edges(snapshot.config).items()}
+def _senders(snapshot: Snapshot) -> dict[str, set[str]]:
+    """Target -> the agents that may hand off to it under policy."""
     into: dict[str, set[str]] = {}
-    for sender, targets in edges.items():
+    for sender, targets in handoff_edges(snapshot.config).items():
         for target in targets:
             into.setdefault(target, set()).add(sender)
-    return edges, into
+    return into
 
 
 def _taken(
-    index: KeywordIndex, edges: dict[str, set[str]], into: dict[str, set[str]], said: _Said
+    index: KeywordIndex, into: dict[str, set[str]], said: _Said
 ) -> tuple[list[str], dict[str, list[str]]] | None:
     """The agents the keyword layer gives `said`'s text to instead of its own, from every
     sender that may hand off to one of its agents; None when some sender keeps it (or no
-    keyword matches, or no one can hand off to its agents)."""
-    senders = set().union(*(into.get(agent, ()) for agent in said.agents))
-    matched = index.match(said.text) if senders else None
+    keyword matches, or no one can hand off to its agents).
+
+    One walk down the ranking: each sender's pick is the first ranked agent it may hand off
+    to, so an agent settles every sender not yet settled that may reach it."""
+    unsettled = set().union(*(into.get(agent, ()) for agent in said.agents))
+    matched = index.match(said.text) if unsettled else None
     if not matched:
         return None
-    ranking, names = Ranking(index.score(matched)), index.agent_names
-    winners = {
-        next((names[p] for p in ranking if names[p] in edges[sender]), None)
-        for sender in senders
-    }
-    if None in winners or winners & said.agents:
-        return None
-    return sorted(name for name in winners if name is not None), matched
+    winners = []
+    for position in Ranking(index.score(matched)):
+        name = index.agent_names[position]
+        settled = unsettled & into.get(name, set())
+        if not settled:
+            continue
+        if name in said.agents:
+            return None
+        winners.append(name)
+        unsettled -= settled
+        if not unsettled:
+            return sorted(winners), matched
+    return None  # a sender the keyword layer finds no one for: the examples layer is asked
 
 
-def shared_keywords(snapshot: Snapshot, locator: Locator) -> list[Issue]:
+def shared_keywords(
+    snapshot: Snapshot, locator: Locator, into: dict[str, set[str]],
+    holders: dict[str, frozenset[str]],
+) -> list[Issue]:
     """A keyword whose words, said alone, the keyword layer gives to another agent, from every
     sender that may hand off to its own: a word of it also signals that agent, which wins."""
-    index, (edges, into) = snapshot.keyword_index, _policy(snapshot)
+    index = snapshot.keyword_index
     issues = []
-    for said in _keywords(snapshot, locator):
-        found = _taken(index, edges, into, said)
+    for said in _keywords(snapshot, locator, holders):
+        found = _taken(index, into, said)
         if found is None:
             continue
         taken, matched = found
@@ -141,15 +153,18 @@ def _shared_words(
     return [word for words in matched.values() for word in words if word in both]
 
 
-def unreachable_examples(snapshot: Snapshot, locator: Locator) -> list[Issue]:
+def unreachable_examples(
+    snapshot: Snapshot, locator: Locator, into: dict[str, set[str]],
+    holders: dict[str, frozenset[str]],
+) -> list[Issue]:
     """Examples that a keyword their agent shares with another agent sends to that agent,
     from every sender able to hand off to theirs: the examples layer, asked only when
     keywords decide nothing, never routes them. (An example that only another agent's own
     keywords take still teaches the examples model, so it is no warning.)"""
-    index, (edges, into) = snapshot.keyword_index, _policy(snapshot)
+    index = snapshot.keyword_index
     issues = []
-    for said in _examples(snapshot, locator):
-        found = _taken(index, edges, into, said)
+    for said in _examples(snapshot, locator, holders):
+        found = _taken(index, into, said)
         shared = _shared_words(index, found[1], said.agents, found[0]) if found else []
         if not found or not shared:
             continue
@@ -166,4 +181,6 @@ def unreachable_examples(snapshot: Snapshot, locator: Locator) -> list[Issue]:
 
 def vocabulary_warnings(snapshot: Snapshot, locator: Locator) -> list[Issue]:
     """Every vocabulary warning of a loaded set."""
-    return shared_keywords(snapshot, locator) + unreachable_examples(snapshot, locator)
+    into, holders = _senders(snapshot), _holders(snapshot)
+    return (shared_keywords(snapshot, locator, into, holders)
+            + unreachable_examples(snapshot, locator, into, holders))
