@@ -153,6 +153,7 @@ def test_json_lines_and_until_reload(folder: Path, tmp_path: Path) -> None:
     watch.close()
 
 
+@pytest.mark.slow
 def test_once_loads_reports_and_exits_without_an_edit(folder: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "engine", "watch", str(folder), "--once"],
@@ -164,6 +165,7 @@ def test_once_loads_reports_and_exits_without_an_edit(folder: Path) -> None:
     assert len(result.stdout.splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_once_and_until_reload_together_are_a_usage_error(folder: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "engine", "watch", str(folder), "--once", "--until-reload"],
