@@ -18,7 +18,7 @@ from typing import Any
 
 from engine.cli.output import annotation, plural
 from engine.cli.terminal import Terminal
-from engine.config.loader import enclosing_root, find_roots, load_config
+from engine.config.loader import CASES_FILES, enclosing_root, find_roots, load_config
 from engine.config.snapshot import Snapshot
 from engine.errors import ConfigError, UsageError
 from engine.routing.cases import CaseResult, load_cases, run_case
@@ -29,7 +29,7 @@ from engine.routing.router import Router
 NAME = "test"
 HELP = "Run routing test cases (request -> expected target, layer, rule) with a coverage report."
 FORMATS = ("text", "json", "github")
-DEFAULT_CASES = ("cases.yaml", "cases.yml")
+DEFAULT_CASES = CASES_FILES
 
 
 @dataclass(frozen=True, slots=True)

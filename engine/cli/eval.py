@@ -1,8 +1,8 @@
 """`handoff eval CONFIG CORPUS`: route every row of a labelled corpus and report accuracy.
 
 Streams the corpus (CSV or JSONL), reports bad rows located by line, and prints the metrics
-as text, JSON or GitHub annotations. Exit 0 ok, 1 a threshold failed or the corpus had bad
-rows (or the config fails to load), 2 usage error.
+as text, JSON or GitHub annotations (`-q`: text shows only the thresholds missed). Exit 0 ok,
+1 a threshold failed or the corpus had bad rows (or the config fails to load), 2 usage error.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from engine.config.loader import load_config
 from engine.errors import UsageError
 from engine.evaluation.corpus import CorpusReader, Row
 from engine.evaluation.labels import load_labels
-from engine.evaluation.report import RENDER_BY_NAME, Report, Threshold
+from engine.evaluation.report import RENDER_BY_NAME, Report, Threshold, render_findings
 from engine.evaluation.run import Evaluation, evaluate
 from engine.evaluation.sweep import curve
 from engine.routing.router import Router
@@ -100,7 +100,10 @@ def execute(args: argparse.Namespace) -> int:
             print(issue, file=sys.stderr)
         if reader.bad_rows > len(issues):
             print(f"... and {reader.bad_rows - len(issues)} more bad row(s)", file=sys.stderr)
-    print(RENDER_BY_NAME[args.format](report))
+    quiet = args.format == "text" and args.terminal.quiet
+    shown = render_findings(report) if quiet else RENDER_BY_NAME[args.format](report)
+    if shown:
+        print(shown)
     if evaluation.tally.rows == 0 and not reader.bad_rows:
         print(f"handoff eval: {args.corpus}: no rows to evaluate", file=sys.stderr)
         return 1

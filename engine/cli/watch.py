@@ -5,7 +5,8 @@ rejected one (`file:line:col: error[code] ...`), the last good config serving th
 "serving again" with the version once an edit fixes a rejected one. `--metrics-port` serves
 Prometheus metrics on localhost; `--log-format json` writes the engine's logs (one line per
 reload) to stderr as JSON. Stops cleanly on SIGINT/SIGTERM. Exit 0 on a clean stop, 1 if the
-config is invalid at start.
+config is invalid at start. `--once` loads, reports and exits without watching;
+`--until-reload` watches until the first reload result.
 """
 
 from __future__ import annotations
@@ -38,7 +39,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=FORMATS, default="text",
                         help="text lines, or one JSON object per line (default: text)")
     parser.add_argument("--once", action="store_true",
-                        help="exit after the first reload result (0 applied, 1 rejected)")
+                        help="load the set, print the serving line (or its issues) and exit "
+                             "without watching (0 valid, 1 invalid)")
+    parser.add_argument("--until-reload", action="store_true",
+                        help="watch until the first reload result, then exit "
+                             "(0 applied, 1 rejected)")
     parser.add_argument("--poll", type=float, default=5.0, metavar="SECONDS",
                         help="also re-check the files this often (default: 5; 0 turns it off)")
     parser.add_argument("--debounce-ms", type=int, default=25, metavar="MS",
@@ -60,8 +65,9 @@ def _line(payload: dict[str, Any], fmt: str, terminal: Terminal = PLAIN) -> str:
     version = payload["version"]
     if payload["event"] == "started":
         metrics = f"; metrics at {payload['metrics']}" if "metrics" in payload else ""
+        watching = "watching" if payload.get("watching", True) else "not watching (--once)"
         return (f"serving {version} ({payload['name']}, {payload['agents']} agents); "
-                f"watching{metrics}")
+                f"{watching}{metrics}")
     again = payload.get("recovered_after", 0)
     fixed = (terminal.paint("serving again", "green") + f" after {again} rejected reload(s): "
              if again else "")
@@ -104,7 +110,7 @@ class _Reporter:
         print(_result(result, self.args.format, recovered_after=fixed,
                       terminal=self.args.terminal), flush=True)
         self.outcomes.append(result.outcome)
-        if self.args.once:
+        if self.args.until_reload:
             self.stop.set()
 
 
@@ -118,18 +124,25 @@ async def _run(engine: Engine, args: argparse.Namespace, metrics: str | None) ->
                "name": snapshot.config.engine.name, "agents": len(snapshot.agents)}
     if metrics is not None:
         started["metrics"] = metrics
+    if args.once:
+        started["watching"] = False
     print(_line(started, args.format), flush=True)
+    if args.once:
+        return 0  # loaded and reported: nothing is watched
     report = _Reporter(args, stop)
     options = WatchOptions(debounce_ms=args.debounce_ms, settle_ms=args.settle_ms,
                            poll_interval_s=args.poll or None)
     engine.reloader.hooks.bind_loop(loop)
     await ConfigWatcher(engine.reloader, options=options, on_result=report).arun(stop)
-    return 1 if args.once and report.outcomes[-1:] == ["rejected"] else 0
+    return 1 if args.until_reload and report.outcomes[-1:] == ["rejected"] else 0
 
 
 def execute(args: argparse.Namespace) -> int:
     if args.debounce_ms < 1 or args.poll < 0:
         raise UsageError("--debounce-ms must be >= 1 and --poll >= 0")
+    if args.once and args.until_reload:
+        raise UsageError("--once exits after loading; --until-reload after the first reload: "
+                         "give one of them")
     if args.metrics_port is not None and not 0 <= args.metrics_port <= 65535:
         raise UsageError(f"--metrics-port must be 0-65535, got {args.metrics_port}")
     try:

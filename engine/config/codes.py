@@ -82,6 +82,12 @@ WARNING_CODES: dict[str, str] = {
     "unreachable-agent": "no path of allowed handoffs leads from the entry agent to it",
     "dead-end-agent": "a non-terminal agent whose peers allow handing off to no one",
     "shadowed-rule": "an earlier rule of higher or equal priority has the same conditions",
+    "shared-keyword": "a keyword whose words, said alone, the keyword layer routes to another "
+                      "agent (`handoff check` only)",
+    "unreachable-example": "an example the keyword layer sends to another agent first, whoever "
+                           "hands it off (`handoff check` only)",
+    "rule-always-refused": "no sender the rule applies to may hand off to its target, so "
+                           "policy refuses every request it answers",
     "contradicting-example": "the same utterance (once normalized) is an example of two agents",
     "lookalike-keyword": "two keywords that look alike but match different words (`fraud`, "
     "and `frаud` with a Cyrillic а)",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import sys
 
+from engine.config.indentation import merged_items_said
 from engine.config.parse import MAX_NODES, parse_text
 from engine.config.positions import Document
 from engine.config.read import DEFAULT_MAX_BYTES, Source, read_source, read_stream
@@ -47,5 +48,6 @@ def read_document(
     if schema is not None:
         issues = validate_document(document, schema)
         if issues:
-            return None, source, issues
+            return None, source, merged_items_said(issues, source.text)
     return document, source, []
+

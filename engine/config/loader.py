@@ -16,15 +16,20 @@ from typing import Any
 from engine.config.codes import issue
 from engine.config.document import read_document
 from engine.config.folders import MAX_FOLDER_DEPTH, resolved, walk
+from engine.config.listing import Caps, list_set
 from engine.config.members import MemberCache
 from engine.config.parse import MAX_NODES
-from engine.config.pipeline import Caps, list_set, load_set
+from engine.config.pipeline import load_set
 from engine.config.read import DEFAULT_MAX_BYTES
 from engine.config.snapshot import Snapshot
+from engine.config.vocabulary import vocabulary_warnings
 from engine.errors import ConfigError
 from engine.issues import Issue, Severity, sort_key
 
 ROOT_FILE = "engine.yaml"
+CASES_FILES = ("cases.yaml", "cases.yml")
+"""A set's own routing cases, beside its root file: `handoff test` runs the first found, and
+`handoff check` checks it with the set."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +187,28 @@ def _not_included(path: str, root: str, snapshot: Snapshot | None) -> list[Issue
     return [issue(path, (0, 0), "", "not-included", message)]
 
 
+def own_cases(display: str) -> str | None:
+    """The set's own cases file (as named in issues), beside its root file, or None."""
+    folder = PurePath(display).parent
+    found = (str(folder / name) for name in CASES_FILES)
+    return next((name for name in found if os.path.isfile(name)), None)
+
+
+def _own_cases_issues(display: str, snapshot: Snapshot | None) -> list[Issue]:
+    """Every issue of the set's own cases file: its shape, then (when the set loaded) the
+    agents, tools, rules and capabilities it names. A cases.yaml that lost its `cases` list
+    is still held to the cases schema."""
+    path = own_cases(display)
+    if path is None:
+        return []
+    from engine.routing.cases import CASES_SCHEMA, check_cases_file  # only for sets with cases
+
+    found = check_cases_file(path, snapshot)
+    if found is None:
+        return read_document(path, CASES_SCHEMA, file=path)[2]
+    return found
+
+
 def _files_of(root: Path, display: str, snapshot: Snapshot | None, caps: Caps) -> int:
     if snapshot is not None:
         return len(snapshot.config.files)
@@ -201,7 +228,8 @@ def check_paths(
 
     A folder stands for every set below it; a file other than engine.yaml (as pre-commit
     passes them) for the whole set it belongs to, each set checked once. A routing cases
-    file (a document with a top-level `cases` list) is checked against its set's names.
+    file (a document with a top-level `cases` list) is checked against its set's names, and
+    so is each set's own cases.yaml beside its root file.
     `skip_unowned` ignores files in no set's folder (pre-commit passes every changed file).
     `progress` hears (set, files done, files in the set) as each set loads.
     """
@@ -217,8 +245,9 @@ def check_paths(
             key = _identity(root)
             if key not in loaded:
                 hook = partial(progress, display) if progress is not None else None
-                snapshot, found = load_set(root, display, caps=caps, progress=hook)
-                issues += found
+                snapshot, found = load_set(root, display, caps=caps, progress=hook,
+                                           analyses=vocabulary_warnings)
+                issues += found + _own_cases_issues(display, snapshot)
                 loaded[key] = (snapshot, display)
                 files += _files_of(root, display, snapshot, caps)
             if os.path.basename(path) != ROOT_FILE and os.path.isfile(path):

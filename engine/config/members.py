@@ -18,6 +18,7 @@ from typing import Any, Protocol, TypeVar
 
 from engine.config.build import LEGACY_TRIGGER
 from engine.config.codes import internal_issue
+from engine.config.indentation import merged_items_said
 from engine.config.models import AgentSpec
 from engine.config.parse import MAX_ALIAS_NODES, MAX_DEPTH, parse_text, positions_of
 from engine.config.positions import Document, PathKey, Position, json_path
@@ -285,7 +286,8 @@ def _checked(
     issues = validate_document(document, SCHEMA_BY_KIND[kind]) or own_issues(document)
     if any(found.is_error for found in issues):
         declares = _declared(kind, document.data, issues)
-        return Member(kind, file, relative, digest, None, tuple(issues), declares=declares)
+        said = tuple(merged_items_said(issues, source.text))  # in the author's words
+        return Member(kind, file, relative, digest, None, said, declares=declares)
     return Member(kind, file, relative, digest, document, tuple(issues))  # warnings only
 
 

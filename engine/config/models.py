@@ -210,11 +210,14 @@ class NormalizationSpec(Frozen):
     contractions: bool = True
     disfluencies: bool = True
     stemming: str = "english"
-    phrase_window: int = 0
+    phrase_window: int = 3
+    """A phrase's words in any order within this many words ("stolen card" matches "my card
+    was stolen"); 0 keeps them consecutive and in order."""
 
 
 EXACT = NormalizationSpec(
-    unicode=False, casefold=False, contractions=False, disfluencies=False, stemming="none"
+    unicode=False, casefold=False, contractions=False, disfluencies=False, stemming="none",
+    phrase_window=0,
 )
 """`normalization: exact`: lower-cased whole words, phrases as consecutive words."""
 

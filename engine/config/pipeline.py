@@ -10,37 +10,28 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from functools import partial
-from pathlib import Path, PurePath
+from pathlib import Path
 from typing import TypeVar, cast
 
 from pydantic import ValidationError
 
 from engine.config.build import Built, Locator, RuleMemo, build_agent, build_config
 from engine.config.codes import internal_issue, issue
-from engine.config.document import read_document
 from engine.config.examples_check import contradicting_examples
 from engine.config.heap import collector_paused
-from engine.config.include import (
-    Included,
-    expand_includes,
-    incomplete_kinds,
-    leads_outside,
-    outside_issue,
-)
+from engine.config.include import Included
 from engine.config.link import Gaps, LinkMemo, link_config
+from engine.config.listing import DEFAULT_CAPS, Caps, SetFiles, list_set
 from engine.config.lookalikes import NameMemo, lookalikes
 from engine.config.members import ByName, Member, MemberCache, read_member
 from engine.config.models import AgentSpec
-from engine.config.parse import MAX_NODES
 from engine.config.patch import Base, VersionMemo, patched
 from engine.config.payloads import OWN_ISSUES
 from engine.config.positions import Document
-from engine.config.read import DEFAULT_MAX_BYTES, Source
-from engine.config.schemas import ENGINE_SCHEMA
+from engine.config.read import Source
 from engine.config.snapshot import Snapshot, compile_snapshot
-from engine.config.topology import TopologyMemo, agent_warnings, shadowed_rules
+from engine.config.topology import TopologyMemo, agent_warnings, refused_rules, shadowed_rules
 from engine.issues import Issue, has_errors, sort_key
 
 log = logging.getLogger("engine.config")
@@ -55,69 +46,10 @@ def content_version(files: Iterable[tuple[str, bytes]]) -> str:
     return hashlib.sha256(b"".join(parts)).hexdigest()[:16]  # one update: the same digest
 
 
-@dataclass(frozen=True, slots=True)
-class Caps:
-    """Per-file caps of the read and parse stages, the same for `check`, `Engine()` and reloads."""
-
-    max_bytes: int = DEFAULT_MAX_BYTES
-    max_nodes: int = MAX_NODES
-
-
-@dataclass(frozen=True, slots=True)
-class SetFiles:
-    """The files of one set as its root lists them: the root document and source (None when
-    it could not be read) and every included file, with the issues found on the way."""
-
-    root: Document | None
-    source: Source | None
-    included: list[Included]
-    issues: list[Issue]
-    outside: bool = False
-    """The root file itself leads outside its folder: nothing of the set may be read."""
-
-    @property
-    def incomplete(self) -> frozenset[str]:
-        """Kinds some of whose files the include globs may have missed."""
-        return incomplete_kinds(self.issues)
-
-
-def list_set(
-    engine_path: Path, display: str, caps: Caps, *, cache: MemberCache | None = None,
-    checked: bool = False,
-) -> SetFiles:
-    """Read the root file and expand its includes; reads no other file. With `cache`, the
-    listing is reused while the root file and the folders its globs looked into are
-    unchanged (`checked`: a look at the set has just compared them)."""
-    key = (str(engine_path), display, caps)
-    listed = cache.listing(key, checked=checked) if cache is not None else None
-    if isinstance(listed, SetFiles):
-        return listed
-    scanned: set[str] = set()
-    listed = _list(engine_path, display, caps, scanned)
-    if cache is not None:
-        kept = listed if listed.root is not None else None
-        cache.keep_listing(key, [str(engine_path), *sorted(scanned)], kept)
-    return listed
-
-
-def _list(engine_path: Path, display: str, caps: Caps, scanned: set[str]) -> SetFiles:
-    real = leads_outside(engine_path, engine_path.parent)
-    if real is not None:
-        return SetFiles(None, None, [], [outside_issue(display, real)], outside=True)
-    root, source, issues = read_document(
-        engine_path, ENGINE_SCHEMA, file=display, max_bytes=caps.max_bytes,
-        max_nodes=caps.max_nodes,
-    )
-    if root is None:
-        return SetFiles(None, source, [], issues)
-    included, issues = expand_includes(
-        root, engine_path.parent, str(PurePath(display).parent), scanned=scanned
-    )
-    return SetFiles(root, source, included, issues)
-
-
 Progress = Callable[[int, int], None]
 """Called with (files done, files in the set) as a load goes."""
+Analyses = Callable[[Snapshot, Locator], list[Issue]]
+"""Warnings of a set that loaded, from its snapshot and where each name was declared."""
 
 
 def _members(
@@ -171,19 +103,21 @@ def load_set(
     engine_path: Path,
     display: str,
     *,
-    caps: Caps = Caps(),
+    caps: Caps = DEFAULT_CAPS,
     cache: MemberCache | None = None,
     progress: Progress | None = None,
+    analyses: Analyses | None = None,
 ) -> tuple[Snapshot | None, list[Issue]]:
     """Load the set rooted at `engine_path`; `display` is its name in issues.
 
     Cross-file checks run on every file that is valid on its own, whatever failed elsewhere,
     staying silent about names a failed file may declare (`Gaps`). `cache` keeps per-file
-    results between loads of the same set (hot reload); `progress` hears how far it got.
+    results between loads of the same set (hot reload); `progress` hears how far it got;
+    `analyses` adds the warnings of costlier checks on a set that loaded (`handoff check`).
     """
     try:
         with collector_paused():
-            return _load_set(engine_path, display, caps, cache, progress)
+            return _load_set(engine_path, display, caps, cache, progress, analyses)
     except Exception as error:  # a bug in a stage: reported as an issue, never a traceback
         log.error("config %s: a stage failed unexpectedly", display, exc_info=error)
         if cache is not None:
@@ -197,13 +131,16 @@ def _load_set(
     caps: Caps,
     cache: MemberCache | None,
     progress: Progress | None,
+    analyses: Analyses | None = None,
 ) -> tuple[Snapshot | None, list[Issue]]:
     hints = cache.take_hints() if cache is not None else None
     listed = list_set(engine_path, display, caps, cache=cache, checked=hints is not None)
     root, source, included = listed.root, listed.source, listed.included
     issues = list(listed.issues)
     if root is None or source is None:
-        return None, issues
+        members = _members(included, caps, None, progress)  # each file's own issues
+        return None, sorted(issues + [i for member in members for i in member.issues],
+                            key=sort_key)
     members = _members(included, caps, cache, progress, hints)
     issues += [found for member in members for found in member.issues]
     memo = _memo(cache, "version", VersionMemo)
@@ -225,15 +162,16 @@ def _load_set(
     issues += lookalikes(config, locator, memo=_memo(cache, "lookalikes", NameMemo))
     if has_errors(issues):
         return None, sorted(issues, key=sort_key)
-    graph = _memo(cache, "topology", TopologyMemo)
-    warnings = tuple(sorted([*issues, *agent_warnings(config, locator, memo=graph)], key=sort_key))
+    graph = _memo(cache, "topology", TopologyMemo) or TopologyMemo()  # one graph, two uses
+    warnings = tuple(sorted([*issues, *agent_warnings(config, locator, memo=graph),
+                             *refused_rules(config, locator, memo=graph)], key=sort_key))
     previous = cache.snapshot if cache is not None else None
     snapshot = compile_snapshot(
         config, version=version(), root=display, warnings=warnings, previous=previous
     )
     if cache is not None:
         return _keep(cache, listed, members, snapshot, locator)
-    return snapshot, list(warnings)
+    return snapshot, [*warnings, *(analyses(snapshot, locator) if analyses else ())]
 
 
 T = TypeVar("T")

@@ -15,6 +15,7 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.reader import ReaderError
 
 from engine.config.codes import issue
+from engine.config.indentation import continued_value, misaligned_line
 from engine.config.positions import Position
 from engine.issues import Issue
 
@@ -41,17 +42,31 @@ def syntax_issue(file: str, text: str, error: YAMLError) -> Issue:
     if tab is not None:
         line = text.count("\n", 0, tab.end()) + 1
         col = tab.end() - text.rfind("\n", 0, tab.end()) - 1
-        return issue(file, (line, col), "", "yaml-tab", "tabs are not allowed for indentation")
+        message = (f"line {line} is indented with a tab: YAML indents with spaces only "
+                   "(replace the tab with spaces)")
+        return issue(file, (line, col), "", "yaml-tab", message)
     problem = getattr(error, "problem", None) if isinstance(error, MarkedYAMLError) else None
     started = _started(error, text) if isinstance(error, MarkedYAMLError) else None
     if started is not None:
         return issue(file, started[0], "", "yaml-syntax", started[1])
     message = str(problem or error).strip()
+    said = _indentation(text, message, position)
+    if said is not None:
+        return issue(file, position, "", "yaml-syntax", said)
     context = getattr(error, "context_mark", None)
     if problem is not None and context is not None and context.line != position[0] - 1:
         what = _construct(str(getattr(error, "context", "") or "a construct"))
         message += f" (in the {what} that starts at line {context.line + 1})"
     return issue(file, position, "", "yaml-syntax", message)
+
+
+def _indentation(text: str, problem: str, position: Position) -> str | None:
+    """The parser's words for an indentation mistake, said as the author would (or None)."""
+    if problem.startswith("expected <block end>"):
+        return misaligned_line(text, position[0])
+    if problem == "mapping values are not allowed here":
+        return continued_value(text, *position)
+    return None
 
 
 _PLAIN_NAMES = {

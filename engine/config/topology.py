@@ -1,4 +1,5 @@
-"""Topology warnings of a linked config set: unreachable agents, dead ends, shadowed rules.
+"""Topology warnings of a linked config set: unreachable agents, dead ends, shadowed rules,
+rules that policy always refuses.
 
 Handoff edges are the policy the router enforces: A -> B when both are enabled, A != B,
 A's `peers` allow B and B's `accepts.from` allows A. Warnings only; nothing here blocks a load.
@@ -150,6 +151,35 @@ def shadowed_rules(config: ConfigSet, locator: Locator) -> list[Issue]:
     return issues
 
 
+def refused_rules(
+    config: ConfigSet, locator: Locator, *, memo: TopologyMemo | None = None
+) -> list[Issue]:
+    """Rules whose target no sender they apply to may hand off to (its `when.from`, or any
+    enabled agent): policy refuses every request the rule answers, so it routes nothing and
+    its requests fall through to the next rule or layer. Sound only on a complete set."""
+    edges, _reached = _graph(config, memo)
+    into: dict[str, set[str]] = {}
+    for sender, targets in edges.items():
+        for target in targets:
+            into.setdefault(target, set()).add(sender)
+    issues = []
+    for rule in config.routing.rules:
+        reaching = into.get(rule.to, set())
+        if reaching and (not rule.when.from_agents or reaching & set(rule.when.from_agents)):
+            continue
+        who = ", ".join(repr(name) for name in rule.when.from_agents) or "any agent"
+        message = (
+            f"rule {rule.id!r} never routes: policy refuses every handoff it proposes, "
+            f"since {rule.to!r} is not a permitted target of {who} (peers, accepts.from, "
+            "enabled)"
+        )
+        document, where = locator.rules[rule.id]
+        issues.append(locator.at(document, ("rules", where, "to"), "rule-always-refused",
+                                 message))
+    return issues
+
+
 def topology_warnings(config: ConfigSet, locator: Locator) -> list[Issue]:
     """Every topology warning of a linked `config`."""
-    return agent_warnings(config, locator) + shadowed_rules(config, locator)
+    return (agent_warnings(config, locator) + shadowed_rules(config, locator)
+            + refused_rules(config, locator))

@@ -153,6 +153,12 @@ def render_text(report: Report) -> str:
     return "\n".join(lines)
 
 
+def render_findings(report: Report) -> str:
+    """Only what failed (`-q`): each threshold missed, one line each; "" when all held."""
+    return "\n".join(f"thresholds: {threshold}" for threshold in report.thresholds
+                     if not threshold.passed)
+
+
 def _curve(points: tuple[Point, ...]) -> list[str]:
     if not points:
         return []

@@ -126,3 +126,80 @@ def test_python_module_entry_point_matches_the_script() -> None:
     )
     assert module.returncode == 0
     assert json.loads(module.stdout) == {"errors": 0, "warnings": 0, "issues": []}
+
+
+def test_a_typo_in_engine_yaml_hides_no_other_file(tmp_path: Path) -> None:
+    shutil.copytree(CONFIGS / "banking", tmp_path / "banking")
+    root = tmp_path / "banking" / "engine.yaml"
+    agent = tmp_path / "banking" / "agents" / "claims.yaml"
+    root.write_text(root.read_text("utf-8").replace("policies:", "polices:"), "utf-8")
+    agent.write_text(agent.read_text("utf-8").replace("peers:", "peer:"), "utf-8")
+    run = handoff("banking", cwd=tmp_path)
+    assert run.returncode == 1
+    assert run.stdout.splitlines() == [
+        "banking/agents/claims.yaml:8:1: error[unknown-key] $.peer: unknown key 'peer'; "
+        "did you mean 'peers'?",
+        "banking/engine.yaml:9:1: error[unknown-key] $.polices: unknown key 'polices'; "
+        "did you mean 'policies'?",
+        "checked 1 set, 9 files: 2 error(s), 0 warning(s)",
+    ]
+
+
+def test_the_sets_own_cases_file_is_checked_with_the_set(tmp_path: Path) -> None:
+    shutil.copytree(CONFIGS / "banking", tmp_path / "banking")
+    cases = tmp_path / "banking" / "cases.yaml"
+    text = cases.read_text("utf-8")
+    cases.write_text(text.replace("target: card_recommendation", "target: card_recomendation", 1),
+                     "utf-8")
+    run = handoff("banking", cwd=tmp_path)
+    assert run.returncode == 1
+    assert run.stdout.splitlines() == [
+        "banking/cases.yaml:15:22: error[unknown-agent] $.cases[1].expect.target: "
+        "'card_recomendation' is not a declared agent of this config set; "
+        "did you mean 'card_recommendation'?",
+        "checked 1 set, 9 files: 1 error(s), 0 warning(s)",
+    ]
+    cases.write_text(text.replace("cases:", "case:", 1), "utf-8")  # no longer a cases list
+    run = handoff("banking/engine.yaml", cwd=tmp_path)
+    assert run.returncode == 1
+    assert "banking/cases.yaml:4:1: error[unknown-key] $.case: unknown key 'case'" in run.stdout
+
+
+@pytest.mark.parametrize(("broken", "said"), [
+    ("name: writer\nhandoff:\n\ttrigger: handoff_writer\n",
+     "writer.yaml:3:1: error[yaml-tab] line 3 is indented with a tab: YAML indents with spaces "
+     "only (replace the tab with spaces)"),
+    ("name: writer\nhandoff:\n  trigger: handoff_writer\n peers: [coordinator]\n",
+     "writer.yaml:4:2: error[yaml-syntax] line 4 is indented 1 space, which lines up with no key "
+     "or list item above it: indent 'peers' by 2 like 'trigger' (line 3) or by 0 like "
+     "'handoff' (line 2)"),
+    ("name: writer\ncapabilities:\n  - write\n   - summarize\n",
+     "writer.yaml:3:5: error[schema] $.capabilities[0]: '- summarize' (line 4) is indented "
+     "deeper than '- write' (line 3), so YAML reads both as one item: line up its '-' with "
+     "line 3's (2 spaces); 'write - summarize' does not match"),
+], ids=["tab", "key-dedented-wrongly", "list-item-misaligned"])
+def test_indentation_mistakes_are_said_in_the_authors_words(
+    broken: str, said: str, tmp_path: Path
+) -> None:
+    shutil.copytree(CONFIGS / "research", tmp_path / "research")
+    (tmp_path / "research" / "agents" / "writer.yaml").write_text(broken, "utf-8")
+    run = handoff("research", cwd=tmp_path)
+    assert run.returncode == 1
+    assert_no_traceback(run)
+    assert run.stdout.startswith(f"research/agents/{said}"), run.stdout
+
+
+def test_routing_that_cannot_happen_warns_and_fails_strict() -> None:
+    cases = [INVALID / "shared-keyword", INVALID / "rule-always-refused"]
+    folders = [str(case.relative_to(REPO)) for case in cases]
+    lenient = handoff(*folders)
+    assert lenient.returncode == 0, lenient.stdout
+    strict = handoff(*folders, "--strict", "--format", "json")
+    assert strict.returncode == 1
+    found = {(issue["code"], Path(issue["file"]).name, issue["line"], issue["severity"])
+             for issue in json.loads(strict.stdout)["issues"]}
+    assert found == {
+        ("shared-keyword", "capabilities.yaml", 7, "warning"),
+        ("unreachable-example", "fraud.yaml", 6, "warning"),
+        ("rule-always-refused", "routing.yaml", 14, "warning"),
+    }

@@ -58,6 +58,17 @@ def test_text_report_and_failed_gate() -> None:
     assert "Traceback" not in done.stderr
 
 
+def test_quiet_shows_only_the_thresholds_missed() -> None:
+    failed = handoff("eval", BANKING, CORPUS / "dev.csv", "-q", "--min-accuracy", "99.9%",
+                     "--min-recall", "fraud_agent=0.5")
+    assert failed.returncode == 1
+    lines = failed.stdout.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("thresholds: accuracy"), lines
+    assert "FAILED" in lines[0]
+    passed = handoff("eval", BANKING, CORPUS / "dev.csv", "-q", "--min-accuracy", "0.5")
+    assert (passed.returncode, passed.stdout, passed.stderr) == (0, "", "")
+
+
 def test_github_format() -> None:
     done = handoff("eval", BANKING, CORPUS / "dev.csv", "--format", "github",
                    "--min-accuracy", "1")

@@ -51,3 +51,16 @@ def test_init_scaffolds_a_set_that_checks_strict_and_passes_its_cases(tmp_path: 
     again = handoff("init", "configs/support", cwd=tmp_path)
     assert again.returncode == 2
     assert "refusing to overwrite existing files" in again.stderr
+
+
+def test_init_writes_the_phrase_window_it_routes_with_and_says_what_it_does(
+    tmp_path: Path,
+) -> None:
+    assert handoff("init", "support", cwd=tmp_path).returncode == 0
+    text = (tmp_path / "support" / "engine.yaml").read_text("utf-8")
+    line = next(line for line in text.splitlines() if "phrase_window:" in line)
+    assert line.split("#")[0].split() == ["phrase_window:", "3"]
+    assert '"stolen card"' in text and "0: consecutive, in order" in text
+    explained = handoff("route", "support", "--from", "frontdesk", "--explain",
+                        "what is on my invoice", cwd=tmp_path)
+    assert "phrase_window:3" in explained.stdout, explained.stdout

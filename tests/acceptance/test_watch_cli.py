@@ -140,8 +140,8 @@ def test_sigterm_stops_cleanly(running: Watch) -> None:
 
 
 @pytest.mark.slow
-def test_json_lines_and_once(folder: Path, tmp_path: Path) -> None:
-    watch = Watch(folder, "--format", "json", "--once", "--debounce-ms", "20",
+def test_json_lines_and_until_reload(folder: Path, tmp_path: Path) -> None:
+    watch = Watch(folder, "--format", "json", "--until-reload", "--debounce-ms", "20",
                   log=tmp_path / "stderr.txt")
     started = json.loads(watch.line())
     assert started["event"] == "started" and started["agents"] == 6
@@ -149,8 +149,30 @@ def test_json_lines_and_once(folder: Path, tmp_path: Path) -> None:
     result = json.loads(watch.line())
     assert result["outcome"] == "applied" and result["previous_version"] == started["version"]
     assert result["version"] != started["version"] and result["issues"] == []
-    assert watch.process.wait(timeout=15) == 0  # --once: exits after the first result
+    assert watch.process.wait(timeout=15) == 0  # --until-reload: exits after the first result
     watch.close()
+
+
+@pytest.mark.slow
+def test_once_loads_reports_and_exits_without_an_edit(folder: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "engine", "watch", str(folder), "--once"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("serving ") and "(banking-concierge, 6 agents)" in result.stdout
+    assert result.stdout.rstrip().endswith("; not watching (--once)")
+    assert len(result.stdout.splitlines()) == 1
+
+
+@pytest.mark.slow
+def test_once_and_until_reload_together_are_a_usage_error(folder: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "engine", "watch", str(folder), "--once", "--until-reload"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert result.returncode == 2
+    assert "give one of them" in result.stderr
 
 
 @pytest.mark.slow

@@ -67,8 +67,21 @@ def test_phrases_in_a_window_match_in_any_order() -> None:
 
 
 def test_steps_name_what_runs() -> None:
-    assert DEFAULT.steps == ("nfkc", "casefold", "contractions", "disfluencies", "stemming:english")
+    assert DEFAULT.steps == (
+        "nfkc", "casefold", "contractions", "disfluencies", "stemming:english", "phrase_window:3"
+    )
     assert Normalizer(NormalizationSpec(phrase_window=4)).steps[-1] == "phrase_window:4"
+    assert "phrase_window:0" not in Normalizer(NormalizationSpec(phrase_window=0)).steps
+
+
+def test_a_phrase_matches_in_any_order_within_three_words_by_default(build) -> None:  # type: ignore[no-untyped-def]
+    snapshot = build(
+        [{"name": "front"}, {"name": "fraud", "capabilities": ["fraud"]}],
+        capabilities={"fraud": ["stolen card"]},
+    )
+    assert snapshot.config.engine.normalization.phrase_window == 3
+    assert snapshot.keyword_index.match("my card was stolen") == {"fraud": ["stolen card"]}
+    assert snapshot.keyword_index.match("a stolen card") == {"fraud": ["stolen card"]}
 
 
 def test_keywords_and_rules_share_the_pipeline(build) -> None:  # type: ignore[no-untyped-def]

@@ -61,7 +61,9 @@ CONDITIONS: list[tuple[dict[str, Any], RouteRequest, bool]] = [
     ({"keywords": {"all": ["card", "blocked"]}}, RouteRequest("concierge", "card blocked"), True),
     ({"keywords": {"all": ["card", "blocked"]}}, RouteRequest("concierge", "card ok"), False),
     ({"keywords": {"all": ["new card"]}}, RouteRequest("concierge", "a new card"), True),
-    ({"keywords": {"all": ["new card"]}}, RouteRequest("concierge", "card new"), False),
+    # phrase_window 3 by default: a phrase's words in any order within three words
+    ({"keywords": {"all": ["new card"]}}, RouteRequest("concierge", "card new"), True),
+    ({"keywords": {"all": ["new card"]}}, RouteRequest("concierge", "card that is new"), False),
     ({"capabilities": ["fraud"]}, RouteRequest("concierge", "a scam"), True),
     ({"capabilities": ["fraud"]}, RouteRequest("concierge", "x", capabilities=("fraud",)), True),
     ({"capabilities": ["fraud", "cards"]}, RouteRequest("concierge", "a scam"), False),

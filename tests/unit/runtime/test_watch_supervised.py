@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from engine.config import members, pipeline
+from engine.config import listing, members, pipeline
 from engine.config.loader import load_config
 from engine.runtime import reload
 from engine.runtime.engine import Engine
@@ -62,7 +62,7 @@ STAGES: dict[str, tuple[Any, tuple[str, ...], Callable[..., None]]] = {
     "read": (members, ("read_source",), _edit_set),
     "parse": (members, ("parse_text",), _edit_set),
     "validate": (members, ("validate_document",), _edit_set),
-    "include": (pipeline, ("expand_includes",), _edit_root),
+    "include": (listing, ("expand_includes",), _edit_root),
     "build-agent": (pipeline, ("build_agent",), _edit_set),
     "build-set": (pipeline, ("build_config",), _edit_set),
     "link": (pipeline, ("link_config",), _edit_set),
