@@ -260,14 +260,15 @@ class VoiceTeam:
             await agent.on_user_turn_completed(agent.chat_ctx.copy(),
                                                ChatMessage(role="user", content=[event.text]))
         except StopResponse:
-            successor = session.current_agent  # it answers from its on_enter
-            if isinstance(successor, EngineAgent):
-                await successor.entered()
-            return
-        interrupted = session.interrupt()
-        if inspect.isawaitable(interrupted):  # a future in newer LiveKit versions
-            await interrupted
-        await session.generate_reply(user_input=event.text)
+            pass  # the agent the engine chose answers from its on_enter
+        else:
+            interrupted = session.interrupt()
+            if inspect.isawaitable(interrupted):  # a future in newer LiveKit versions
+                await interrupted
+            await session.generate_reply(user_input=event.text)
+        successor = session.current_agent  # a handoff in this turn: wait for its greeting
+        if successor is not agent and isinstance(successor, EngineAgent):
+            await successor.entered()
 
     def _shared(self, target: str, history: ChatContext, *, last: bool = True) -> ChatContext:
         """The target's `context.share`: `all` takes the call's transcript along; `carry` and
