@@ -76,6 +76,14 @@ def test_livekit_example() -> None:
     ]
 
 
+def test_the_livekit_page_shows_the_example_app() -> None:
+    page = (EXAMPLES.parent / "docs" / "integrations" / "livekit.md").read_text(encoding="utf-8")
+    section = page.split("## The example app", 1)[1].split("\n## ", 1)[0]
+    shown = [block.split("\n", 1)[1] for block in section.split("```python")[1:]]
+    code = (EXAMPLES / "livekit" / "run.py").read_text(encoding="utf-8")
+    assert len(shown) == 2 and all(block.split("```")[0] in code for block in shown)
+
+
 @pytest.mark.parametrize("name", ["openai_agents", "langgraph", "livekit"])
 def test_examples_stay_short(name: str) -> None:
     lines = (EXAMPLES / name / "run.py").read_text(encoding="utf-8").splitlines()
