@@ -250,22 +250,26 @@ class VoiceTeam:
                           chat_ctx=history, answer=words)
 
     async def text_input(self, session: AgentSession[Any], event: TextInputEvent) -> None:
-        """LiveKit's `text_input_cb` for typed turns: the user-turn hook runs before the reply,
-        as it does for spoken turns (LiveKit's default text callback skips it), so typed words
-        are routed too. `RoomOptions(text_input=TextInputOptions(text_input_cb=team.text_input))`.
-        Returns once the reply is done (from the agent the engine chose, when it moved the call).
-        """
+        """LiveKit's `text_input_cb` for a room's typed turns: `caller_says(session, event.text)`.
+        `RoomOptions(text_input=TextInputOptions(text_input_cb=team.text_input))`."""
+        await self.caller_says(session, event.text)
+
+    async def caller_says(self, session: AgentSession[Any], words: str) -> None:
+        """A typed turn: the user-turn hook runs before the reply, as LiveKit runs it for spoken
+        turns (its default text callback and `session.run` skip it), so typed words are routed
+        too. Returns once the reply is done, from the agent the engine chose when it moved the
+        call (greeted and answered)."""
         agent = session.current_agent
         try:
             await agent.on_user_turn_completed(agent.chat_ctx.copy(),
-                                               ChatMessage(role="user", content=[event.text]))
+                                               ChatMessage(role="user", content=[words]))
         except StopResponse:
             pass  # the agent the engine chose answers from its on_enter
         else:
             interrupted = session.interrupt()
             if inspect.isawaitable(interrupted):  # a future in newer LiveKit versions
                 await interrupted
-            await session.generate_reply(user_input=event.text)
+            await session.generate_reply(user_input=words)
         successor = session.current_agent  # a handoff in this turn: wait for its greeting
         if successor is not agent and isinstance(successor, EngineAgent):
             await successor.entered()

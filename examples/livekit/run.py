@@ -2,7 +2,7 @@
 
 Each config agent is a LiveKit agent with its instructions, voice and greeting from its metadata.
 The engine decides every switch: the caller's words go through its rules before the model
-answers (the user-turn hook; typed words through `team.text_input`, the room's text callback),
+answers (the user-turn hook; typed words through `team.caller_says`, as in a room's chat),
 and a model's handoff tool switches agents only when the engine routes it (a refusal is a
 `ToolError` the model reads). Records follow the call: accepted when the agent takes over,
 completed when it hands on or the session closes. The call runs in LiveKit's text mode (no room
@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 from livekit.agents import AgentSession, llm
-from livekit.agents.voice.room_io import TextInputEvent
 
 from engine import AsyncEngine
 from engine.adapters.common import voice_for
@@ -85,7 +84,7 @@ async def main() -> int:
         await entry.entered()  # greeted
         for words in CALLER:
             print(f"caller: {words}")
-            await team.text_input(session, TextInputEvent(text=words))
+            await team.caller_says(session, words)  # a room's typed turns: team.text_input
         await session.aclose()
         await voice_call.settled()
         print(f"call path: {' -> '.join(voice_call.session.path)}")

@@ -1,9 +1,10 @@
 """LiveKit Agents adapter end to end, in LiveKit's own `AgentSession` with the scripted LLM: the
-caller's typed words go through the user-turn hook (`team.text_input`, the room's text input
-callback), so the engine's rules move the caller before the model answers; records follow the
-call (accepted on the agent's `on_enter`, completed when it hands on or the session closes,
-failed when it closes on an error) and the engine's OpenTelemetry spans show each decision;
-a reload mid-call changes the next turn's tools; your own `EngineAgent` subclasses plug in."""
+caller's typed words go through the user-turn hook (`team.caller_says`, as a room's text input
+does through `team.text_input`), so the engine's rules move the caller before the model answers;
+records follow the call (accepted on the agent's `on_enter`, completed when it hands on or the
+session closes, failed when it closes on an error) and the engine's OpenTelemetry spans show
+each decision; a reload mid-call changes the next turn's tools; your own `EngineAgent`
+subclasses plug in."""
 
 from __future__ import annotations
 
@@ -21,7 +22,6 @@ framework("livekit.agents", "livekit")
 
 from livekit.agents import AgentSession, function_tool  # noqa: E402
 from livekit.agents.voice.agent_session import SessionConnectOptions  # noqa: E402
-from livekit.agents.voice.room_io import TextInputEvent  # noqa: E402
 from opentelemetry.sdk.trace import TracerProvider  # noqa: E402
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor  # noqa: E402
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import (  # noqa: E402
@@ -83,8 +83,16 @@ def converse(steps: list[Step], turns: Turns, config: Path = BANKING,
 
 
 async def typed(session: AgentSession[Any], team: VoiceTeam, words: str) -> None:
-    """The caller types `words` (as a room's chat would deliver them); waits for the answer."""
-    await asyncio.wait_for(team.text_input(session, TextInputEvent(text=words)), 60)
+    """The caller types `words` (as a room's text input delivers them); waits for the answer."""
+    await asyncio.wait_for(team.caller_says(session, words), 60)
+
+
+def raw_schemas(tools: list[Any]) -> dict[str, Any]:
+    """The raw schemas of `tools` by name (`tool.info` in newer LiveKit versions, the attached
+    tool info in older ones)."""
+    infos = [getattr(tool, "info", None) or getattr(tool, "__livekit_raw_tool_info", None)
+             for tool in tools]
+    return {info.name: info.raw_schema for info in infos if hasattr(info, "raw_schema")}
 
 
 def said(session: AgentSession[Any]) -> list[str]:
@@ -167,8 +175,8 @@ def test_a_session_that_closes_on_an_error_fails_the_holders_record() -> None:
     assert done.records[0].failure is FailureReason.error
     assert done.moves(0) == ["pending", "accepted", "in_progress", "failed"]
     reason = done.records[0].response.reason
-    assert reason == ("The run failed: APIConnectionError: "
-                      "the model script ran out of steps at turn 1")
+    assert reason.startswith("The run failed: APIConnectionError: "
+                             "the model script ran out of steps at turn 1")
 
 
 def test_a_reload_mid_call_changes_the_next_turns_tools(tmp_path: Path) -> None:
@@ -186,12 +194,12 @@ def test_a_reload_mid_call_changes_the_next_turns_tools(tmp_path: Path) -> None:
             "required: [reason]", "required: [reason, card_last4]"), encoding="utf-8")
         assert (await engine.reload()).outcome == "applied"
         await typed(session, team, "And my savings account?")
-        return {tool.id: tool for tool in session.current_agent.tools}
+        return raw_schemas(session.current_agent.tools)
 
     done = converse(steps, turns, folder)
     before, after = (set(seen["tools"]) for seen in done.model.script.seen)
     assert before - after == {"handoff_claims"} and after < before
-    schema = done.result["handoff_fraud_agent"].info.raw_schema["parameters"]
+    schema = done.result["handoff_fraud_agent"]["parameters"]
     assert schema["required"] == ["reason", "card_last4"]
     assert done.records == []  # both turns stayed with the concierge: nothing recorded
 
