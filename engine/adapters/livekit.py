@@ -24,7 +24,7 @@ from engine.adapters.common import (
     with_brief,
 )
 from engine.adapters.lifecycle import LifecyclePolicy
-from engine.adapters.livekit_call import VoiceCall
+from engine.adapters.livekit_call import VoiceCall, last_user_text, let_go, user_messages
 from engine.adapters.turn_routing import TurnRouting, route_turn
 from engine.config.models import AgentSpec
 from engine.errors import UsageError
@@ -99,6 +99,7 @@ class EngineAgent(Agent):
         """Wait until this agent has taken the call over: greeted, and answered the routed
         words (`team.start(call)`, then `await agent.entered()` before the caller speaks)."""
         await self._entered.wait()
+        await let_go(self.session)
 
     async def on_user_turn_completed(self, turn_ctx: ChatContext,
                                      new_message: ChatMessage) -> None:
@@ -218,7 +219,7 @@ class VoiceTeam:
             session = call.session
             returning = session.get_handoff_target(tool.name) == session.previous_agent
             outcome = await self.engine.handoff(
-                _last_user_text(context.session.history), session=session, tool=tool.name,
+                last_user_text(context.session.history), session=session, tool=tool.name,
                 context=call.context(), tool_args=raw_arguments,
             )
             await call.handed_off(outcome)
@@ -266,10 +267,9 @@ class VoiceTeam:
         except StopResponse:
             pass  # the agent the engine chose answers from its on_enter
         else:
-            interrupted = session.interrupt()
-            if inspect.isawaitable(interrupted):  # a future in newer LiveKit versions
-                await interrupted
-            await session.generate_reply(user_input=words)
+            session.interrupt()  # barge-in, as LiveKit's text callback does (not awaited: an
+            await session.generate_reply(user_input=words)  # idle 1.2 session never resolves it)
+            await let_go(session)
         successor = session.current_agent  # a handoff in this turn: wait for its greeting
         if successor is not agent and isinstance(successor, EngineAgent):
             await successor.entered()
@@ -280,14 +280,4 @@ class VoiceTeam:
         `last=False`: the caller's last words travel separately (a routed turn's answer)."""
         if self.engine.snapshot.agents[target].context.share == "all":
             return history.copy(exclude_function_call=True, exclude_instructions=True)
-        return ChatContext(items=[*_user_messages(history)[-1:]] if last else [])
-
-
-def _user_messages(history: ChatContext) -> list[ChatMessage]:
-    return [item for item in history.items
-            if isinstance(item, ChatMessage) and item.role == "user"]
-
-
-def _last_user_text(history: ChatContext) -> str:
-    messages = _user_messages(history)
-    return (messages[-1].text_content or "") if messages else ""
+        return ChatContext(items=[*user_messages(history)[-1:]] if last else [])

@@ -1,6 +1,7 @@
 """One LiveKit call as the engine sees it: its engine session (active agent, hop history for the
 loop guard), the context values routing rules read, and the `Conversation` that moves its
-handoff records from LiveKit's events. The agents and tools live in `engine.adapters.livekit`."""
+handoff records from LiveKit's events; and what the adapter reads from a LiveKit session. The
+agents and tools live in `engine.adapters.livekit`."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from engine.runtime.session import Session
 
 try:
     from livekit.agents import AgentSession, CloseEvent, CloseReason
+    from livekit.agents.llm import ChatContext, ChatMessage
 except ImportError as error:  # pragma: no cover - exercised without the extra
     raise missing("livekit-agents", "livekit") from error
 
@@ -91,3 +93,26 @@ class VoiceCall:
         """Wait for the record moves the call's events started (after the session closed)."""
         while self._pending:
             await asyncio.gather(*self._pending)
+
+
+async def let_go(session: AgentSession[Any]) -> None:
+    """Yield until the session lets go of a finished speech: LiveKit 1.2 keeps it as
+    `current_speech` until its scheduler runs again, and an interrupt then (the next barge-in,
+    `aclose`) waits for it forever."""
+    for _ in range(100):
+        speech = session.current_speech
+        if speech is None or not speech.done():
+            return
+        await asyncio.sleep(0)
+
+
+def user_messages(history: ChatContext) -> list[ChatMessage]:
+    """The caller's messages in `history`, in order."""
+    return [item for item in history.items
+            if isinstance(item, ChatMessage) and item.role == "user"]
+
+
+def last_user_text(history: ChatContext) -> str:
+    """What the caller said last in `history` ("" if nothing)."""
+    messages = user_messages(history)
+    return (messages[-1].text_content or "") if messages else ""

@@ -21,7 +21,7 @@ from livekit.agents import AgentSession, llm
 
 from engine import AsyncEngine
 from engine.adapters.common import voice_for
-from engine.adapters.livekit import VoiceTeam
+from engine.adapters.livekit import VoiceCall, VoiceTeam
 from engine.adapters.scripted import call, say
 from engine.adapters.scripted.livekit import ScriptedLLM
 
@@ -47,7 +47,7 @@ def model() -> llm.LLM:
     return openai.LLM(model="gpt-4o-mini")
 
 
-def show(engine: AsyncEngine, session: AgentSession[Any]) -> None:
+def show(engine: AsyncEngine, session: AgentSession[Any], call: VoiceCall) -> None:
     """Print what the engine decides and what each agent says, as it happens."""
     def decided(event: Any) -> None:
         decision, record = event.data["decision"], event.data["record"]
@@ -59,7 +59,7 @@ def show(engine: AsyncEngine, session: AgentSession[Any]) -> None:
 
     def item(event: Any) -> None:
         if getattr(event.item, "role", None) == "assistant":
-            agent = session.current_agent.id
+            agent = call.session.active_agent  # the engine's view of who holds the call
             voice = voice_for(engine.snapshot.agents[agent])
             print(f"[{agent} | {voice}] {event.item.text_content}")
 
@@ -78,7 +78,7 @@ async def main() -> int:
         team = VoiceTeam(engine)  # tts=lambda voice: azure.TTS(voice=voice) gives each its voice
         voice_call = team.call(customer_id="C-1042", caller_verified=True)
         session = AgentSession(llm=model())
-        show(engine, session)
+        show(engine, session, voice_call)
         entry = team.start(voice_call)
         await session.start(entry)
         await entry.entered()  # greeted
