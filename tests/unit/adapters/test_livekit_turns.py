@@ -179,7 +179,7 @@ def test_a_session_that_closes_on_an_error_fails_the_holders_record() -> None:
                              "the model script ran out of steps at turn 1")
 
 
-def test_a_reload_mid_call_changes_the_next_turns_tools(tmp_path: Path) -> None:
+def test_a_reload_mid_call_changes_the_next_turns_tools_and_instructions(tmp_path: Path) -> None:
     folder = tmp_path / "banking"
     shutil.copytree(BANKING, folder)
     steps = [say("Your balance is 1,200 pounds."), say("And your savings hold 300.")]
@@ -188,7 +188,8 @@ def test_a_reload_mid_call_changes_the_next_turns_tools(tmp_path: Path) -> None:
         await typed(session, team, "Can you check my account balance?")
         concierge = folder / "agents" / "concierge.yaml"
         text = concierge.read_text(encoding="utf-8")
-        concierge.write_text(text.replace(", claims]", "]", 1), encoding="utf-8")
+        concierge.write_text(text.replace(", claims]", "]", 1).replace(
+            "Front door of the bank's voice line.", "The bank's front desk."), encoding="utf-8")
         fraud = folder / "agents" / "fraud_agent.yaml"
         fraud.write_text(fraud.read_text(encoding="utf-8").replace(
             "required: [reason]", "required: [reason, card_last4]"), encoding="utf-8")
@@ -198,6 +199,9 @@ def test_a_reload_mid_call_changes_the_next_turns_tools(tmp_path: Path) -> None:
 
     done = converse(steps, turns, folder)
     before, after = (set(seen["tools"]) for seen in done.model.script.seen)
+    told = [seen["chat_ctx"].items[0].text_content for seen in done.model.script.seen]
+    assert told[0].startswith("You are concierge: Front door of the bank's voice line.")
+    assert told[1].startswith("You are concierge: The bank's front desk.")
     assert before - after == {"handoff_claims"} and after < before
     schema = done.result["handoff_fraud_agent"]["parameters"]
     assert schema["required"] == ["reason", "card_last4"]
