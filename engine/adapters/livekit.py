@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import logging
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
@@ -48,6 +49,7 @@ except ImportError as error:  # pragma: no cover - exercised without the extra
 
 __all__ = ["AgentFactory", "EngineAgent", "VoiceCall", "VoiceTeam"]
 
+log = logging.getLogger("engine.adapters.livekit")
 _HAS_ID = "id" in inspect.signature(Agent.__init__).parameters  # agent ids in handoff events
 
 
@@ -76,6 +78,7 @@ class EngineAgent(Agent):
             options.setdefault("id", name)
         if chat_ctx is not None:
             options["chat_ctx"] = chat_ctx
+        self.built_from = team.engine.snapshot  # the config its instructions and tools are from
         given = team.tools_of(name, call)
         super().__init__(instructions=team.instructions_of(name, call), tools=given, **options)
         self.own_tools = self.tools[len(given):]  # this class's function tool methods
@@ -115,11 +118,21 @@ class EngineAgent(Agent):
 
     async def refresh(self) -> None:
         """Instructions and tools (handoff tools with their payload schemas, toolbox tools,
-        this class's own function tools) from the config serving now."""
-        if self.name not in self.team.engine.snapshot.agents:
-            return  # removed by a reload: its handoff tools now refuse; the call goes on
-        await self.update_instructions(self.team.instructions_of(self.name, self.call))
-        await self.update_tools([*self.team.tools_of(self.name, self.call), *self.own_tools])
+        this class's own function tools) from the config serving now, when it changed since
+        they were built. An agent a reload removed, or whose `metadata.tools` now names a tool
+        the toolbox lacks, keeps what it has (logged): the engine refuses its stale handoffs."""
+        snapshot = self.team.engine.snapshot
+        if snapshot is self.built_from:
+            return
+        try:
+            instructions = self.team.instructions_of(self.name, self.call)
+            tools = self.team.tools_of(self.name, self.call)
+        except (KeyError, UsageError) as error:
+            log.warning("agent %r keeps its tools from the previous config: %s", self.name, error)
+            return
+        await self.update_instructions(instructions)
+        await self.update_tools([*tools, *self.own_tools])
+        self.built_from = snapshot
 
 
 class AgentFactory(Protocol):

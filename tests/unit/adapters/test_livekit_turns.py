@@ -208,6 +208,40 @@ def test_a_reload_mid_call_changes_the_next_turns_tools_and_instructions(tmp_pat
     assert done.records == []  # both turns stayed with the concierge: nothing recorded
 
 
+def test_a_reload_naming_a_tool_the_toolbox_lacks_keeps_the_agents_tools(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    folder = tmp_path / "banking"
+    shutil.copytree(BANKING, folder)
+    toolbox = {name: tool(name) for name in ("get_account_summary", "verify_caller")}
+
+    async def turns(session: AgentSession[Any], team: VoiceTeam, engine: AsyncEngine) -> Any:
+        await typed(session, team, "Can you check my account balance?")
+        concierge = folder / "agents" / "concierge.yaml"
+        concierge.write_text(concierge.read_text(encoding="utf-8").replace(
+            "tools: [get_account_summary,", "tools: [open_safe, get_account_summary,"),
+            encoding="utf-8")
+        assert (await engine.reload()).outcome == "applied"
+        await typed(session, team, "And my savings account?")
+        return said(session)[-1]
+
+    done = converse([say("1,200 pounds."), say("300 pounds.")], turns, folder, tools=toolbox)
+    assert done.result == "300 pounds."  # the turn went on, with the tools it had
+    before, after = (seen["tools"] for seen in done.model.script.seen)
+    assert after == before and "get_account_summary" in after
+    assert "agent 'concierge' keeps its tools from the previous config" in caplog.text
+    assert "'open_safe', which the toolbox lacks" in caplog.text
+
+
+def tool(name: str) -> Any:
+    """A toolbox tool that answers "ok" (a function of its own: LiveKit 1.2 tags the function)."""
+    async def run(raw_arguments: dict[str, Any]) -> str:
+        return "ok"
+
+    return function_tool(run, raw_schema={"name": name, "description": name,
+                                          "parameters": {"type": "object"}})
+
+
 def test_your_own_agent_class_plugs_in_and_keeps_its_tools_across_turns() -> None:
     frozen: list[str] = []
 
