@@ -234,6 +234,7 @@ class VoiceTeam:
             outcome = await self.engine.handoff(
                 last_user_text(context.session.history), session=session, tool=tool.name,
                 context=call.context(), tool_args=raw_arguments,
+                tool_call_id=context.function_call.call_id,  # the model's call, on the span
             )
             await call.handed_off(outcome)
             if outcome.target is None:
