@@ -62,11 +62,26 @@ def test_langgraph_example(style: str) -> None:
 def test_livekit_example() -> None:
     framework("livekit.agents", "livekit")
     out = run_example("livekit")
-    assert "engine: Handoff refused (invalid_payload" in out
-    assert "engine: routed to fraud_agent" in out
+    assert "engine: refused, invalid_payload" in out
+    assert "handoff_fraud_agent({" in out and '"last four"}) refused' in out
+    assert "engine: routed to fraud_agent by suspected-fraud" in out  # the caller's words
     assert "[fraud_agent | en-US-AndrewNeural] You're through to the fraud team." in out
+    assert "engine: routed to concierge by trigger" in out  # the model's tool
     assert "[concierge | en-US-AvaMultilingualNeural] Welcome back." in out
     assert "call path: concierge -> fraud_agent -> concierge" in out
+    assert [line for line in out.splitlines() if line.startswith("handoff ")] == [
+        "handoff concierge -> fraud_agent: rejected",
+        "handoff concierge -> fraud_agent: completed",
+        "handoff fraud_agent -> concierge: completed",
+    ]
+
+
+def test_the_livekit_page_shows_the_example_app() -> None:
+    page = (EXAMPLES.parent / "docs" / "integrations" / "livekit.md").read_text(encoding="utf-8")
+    section = page.split("## The example app", 1)[1].split("\n## ", 1)[0]
+    shown = [block.split("\n", 1)[1] for block in section.split("```python")[1:]]
+    code = (EXAMPLES / "livekit" / "run.py").read_text(encoding="utf-8")
+    assert len(shown) == 2 and all(block.split("```")[0] in code for block in shown)
 
 
 @pytest.mark.parametrize("name", ["openai_agents", "langgraph", "livekit"])

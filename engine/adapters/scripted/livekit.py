@@ -1,5 +1,7 @@
 """A scripted `livekit.agents.llm.LLM`: plays back steps as chat chunks (text or a function call)
-through LiveKit's own LLM plugin interface. Offline; no API key. Records what each turn saw."""
+through LiveKit's own LLM plugin interface. Offline; no API key. Records what each turn saw. A
+turn past the end of the script fails as a provider would: an `APIConnectionError` LiveKit does
+not retry (an `error` event; the session closes once its `max_unrecoverable_errors` are spent)."""
 
 from __future__ import annotations
 
@@ -8,9 +10,10 @@ from itertools import count
 from typing import Any
 
 from engine.adapters.scripted import Script, Step
+from engine.errors import UsageError
 
 try:
-    from livekit.agents import APIConnectOptions, llm
+    from livekit.agents import APIConnectionError, APIConnectOptions, llm
     from livekit.agents.types import DEFAULT_API_CONNECT_OPTIONS
 except ImportError as error:  # pragma: no cover - exercised without the extra
     from engine.adapters.common import missing
@@ -31,17 +34,23 @@ class ScriptedLLM(llm.LLM[Any]):
         self, *, chat_ctx: llm.ChatContext, tools: list[Any] | None = None,
         conn_options: APIConnectOptions = DEFAULT_API_CONNECT_OPTIONS, **kwargs: Any,
     ) -> llm.LLMStream:
-        step = self.script.next(chat_ctx=chat_ctx.copy(), tools=_names(tools or []))
+        try:
+            step: Step | UsageError = self.script.next(chat_ctx=chat_ctx.copy(),
+                                                       tools=_names(tools or []))
+        except UsageError as error:
+            step = error
         return _Stream(self, step, chat_ctx=chat_ctx, tools=tools or [],
                        conn_options=conn_options)
 
 
 class _Stream(llm.LLMStream):
-    def __init__(self, model: ScriptedLLM, step: Step, **options: Any) -> None:
+    def __init__(self, model: ScriptedLLM, step: Step | UsageError, **options: Any) -> None:
         super().__init__(model, **options)
         self._step = step
 
     async def _run(self) -> None:
+        if isinstance(self._step, UsageError):
+            raise APIConnectionError(str(self._step), retryable=False)
         n = next(_IDS)
         calls = [] if self._step.tool is None else [llm.FunctionToolCall(
             name=self._step.tool, arguments=self._step.arguments, call_id=f"call_{n}")]

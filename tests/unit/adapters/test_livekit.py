@@ -1,6 +1,7 @@
 """LiveKit Agents adapter, driven by LiveKit's own text-mode test harness (`AgentSession.run` and
 `RunResult.expect`) with a scripted LLM: the function tool that switches the active agent is the
-engine's decision, and the call's session history feeds the loop guard."""
+engine's decision (a refusal is a `ToolError`), the call's session history feeds the loop guard,
+and each routed record ends where the call did."""
 
 from __future__ import annotations
 
@@ -39,6 +40,7 @@ def converse(steps: list[Step], turns: Turns, config: Path = BANKING, **team: An
             async with AgentSession(llm=model) as session:
                 await session.start(voice_team.start(voice_call))
                 result = await turns(session, voice_team, voice_call)
+            await voice_call.settled()  # the moves the session's close started
             return result, voice_call, await engine.query()
 
     result, voice_call, records = asyncio.run(main())
@@ -65,19 +67,20 @@ def test_a_refused_switch_keeps_the_agent_and_a_routed_one_greets_in_the_new_voi
         second = await session.run(user_input="Please freeze it.")
         second.expect.next_event().is_message(role="assistant")
         moved = getattr(handoff.event(), "item", None)  # newer versions: ids of both agents
-        return refused.output, greeting.text_content, session.current_agent, moved
+        return refused, greeting.text_content, session.current_agent, moved
 
     (refusal, greeting, agent, handoff), voice_call, records, model = converse(
         steps, turns, tts=lambda voice: voices.append(voice))
-    assert "refused (invalid_payload" in refusal
+    assert refusal.is_error and "refused (invalid_payload" in refusal.output  # a ToolError
     assert greeting.startswith("You're through to the fraud team.")  # metadata.greeting
     assert isinstance(agent, EngineAgent) and agent.name == "fraud_agent"
     if handoff is not None:
         assert (handoff.old_agent_id, handoff.new_agent_id) == ("concierge", "fraud_agent")
     assert voices == ["en-US-AvaMultilingualNeural", "en-US-AndrewNeural"]  # metadata.voice
     assert voice_call.session.path == ("concierge", "fraud_agent")
-    assert [r.status for r in records] == [HandoffStatus.rejected, HandoffStatus.pending]
+    assert [r.status for r in records] == [HandoffStatus.rejected, HandoffStatus.completed]
     assert records[1].request.task_description == STOLEN
+    assert records[1].result == {"ended": "call"}
     # fraud_agent shares `carry`: its instructions carry the brief, its history the last words
     fraud_ctx = model.script.seen[2]["chat_ctx"]
     instructions = fraud_ctx.items[0].text_content
@@ -102,6 +105,7 @@ def test_going_back_uses_the_return_greeting() -> None:
     greeting, voice_call, records, _ = converse(steps, turns)
     assert greeting.startswith("Welcome back.")
     assert [r.request.to_agent for r in records] == ["fraud_agent", "concierge"]
+    assert [r.result for r in records] == [{"handed_on_to": "concierge"}, {"ended": "call"}]
     assert voice_call.session.path == ("concierge", "fraud_agent", "concierge")
     assert voice_call.session.previous_agent is None  # the return stack unwound
 
@@ -121,7 +125,7 @@ def test_the_calls_history_feeds_the_loop_guard(write_files: Any) -> None:
     (output, agent), voice_call, records, _ = converse(steps, turns, folder)
     assert "refused (loop" in output and agent.name == "b"
     assert voice_call.session.history == (("a", "b"),)
-    assert [r.status for r in records] == [HandoffStatus.pending, HandoffStatus.rejected]
+    assert [r.status for r in records] == [HandoffStatus.completed, HandoffStatus.rejected]
 
 
 def test_agents_get_their_metadata_tools_from_the_toolbox() -> None:
