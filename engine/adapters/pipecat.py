@@ -19,6 +19,7 @@ from engine.adapters.common import (
 )
 from engine.adapters.common import tools_for as _toolbox_tools
 from engine.adapters.lifecycle import Conversation, LifecyclePolicy
+from engine.adapters.pipecat_flow import default_task
 from engine.config.models import AgentSpec
 from engine.routing.decision import RouteRequest
 from engine.runtime.async_engine import AsyncEngine
@@ -127,7 +128,7 @@ class EngineFlow:
         role = own.get("role_message") or self.instructions(spec)
         node: NodeConfig = {**own, "name": name,
                             "role_message": with_brief(role, call.session.system_vars, name)}
-        node["task_messages"] = list(own.get("task_messages") or _default_task(spec))
+        node["task_messages"] = list(own.get("task_messages") or default_task(spec))
         node["functions"] = [
             *own.get("functions", []),
             *_toolbox_tools(spec, self.tools, snapshot.handoff_map),
@@ -255,13 +256,6 @@ def _entered(call: FlowCall) -> Callable[[dict[str, Any], FlowManager], Awaitabl
             await flow_manager.worker.queue_frame(TTSSpeakFrame(action["greeting"]))
 
     return entered
-
-
-def _default_task(spec: AgentSpec) -> list[dict[str, Any]]:
-    about = f" ({spec.description})" if spec.description else ""
-    return [{"role": "developer",
-             "content": f"Help the caller as {spec.name}{about}. When another agent should "
-                        "take over, call its handoff function."}]
 
 
 def _text_of(message: Any) -> str:

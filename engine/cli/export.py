@@ -59,9 +59,8 @@ def execute(args: argparse.Namespace) -> int:
 
 
 def _yaml(data: object) -> str:
-    yaml = YAML(typ="safe", pure=True)
+    yaml = YAML()  # round-trip dumper: keeps the FlowConfig's field order
     yaml.default_flow_style = False
-    yaml.sort_base_mapping_type_on_output = False  # keep the FlowConfig's field order
     yaml.width = 4096  # one line per value: no folded prose
     buffer = io.StringIO()
     yaml.dump(data, buffer)
