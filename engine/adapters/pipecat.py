@@ -20,8 +20,8 @@ from engine.adapters.common import (
 from engine.adapters.common import tools_for as _toolbox_tools
 from engine.adapters.lifecycle import Conversation, LifecyclePolicy
 from engine.adapters.pipecat_flow import default_task
+from engine.adapters.turn_routing import TurnRouting, route_turn
 from engine.config.models import AgentSpec
-from engine.routing.decision import RouteRequest
 from engine.runtime.async_engine import AsyncEngine
 from engine.runtime.engine import HandoffOutcome
 from engine.runtime.session import Session
@@ -80,7 +80,9 @@ class EngineFlow:
     `await flow.start(flow_manager, call)` (e.g. in `on_client_connected`). `nodes` plugs in
     your own NodeConfig per agent (the adapter adds its handoff functions, the agent's toolbox
     tools and greeting); `tools` is your toolbox (Flows functions by name, as `metadata.tools`
-    names them); `policy` says when records move.
+    names them); `policy` says when records move; `turns` which routing layers move the caller
+    on their own words (by default rules, keywords and examples at the entry agent, rules only
+    at a specialist; `TURNS_OFF`: only the models' handoff functions move them).
     """
 
     def __init__(
@@ -91,8 +93,9 @@ class EngineFlow:
         tools: Mapping[str, Any] | None = None,
         nodes: Mapping[str, NodeSource] | None = None,
         instructions: Callable[[AgentSpec], str] = instructions_for,
+        turns: TurnRouting | None = None,
     ) -> None:
-        self.engine, self.policy, self.tools = engine, policy, tools
+        self.engine, self.policy, self.tools, self.turns = engine, policy, tools, turns
         self.nodes = dict(nodes or {})
         self.instructions = instructions
 
@@ -181,25 +184,22 @@ class EngineFlow:
         return {"status": "handed_off", "to": outcome.target}, node
 
     async def before_turn(self, messages: Sequence[Any], call: FlowCall) -> bool:
-        """A new caller message: route it through the engine (rules, keywords, examples). When
-        it routes away, or the config was reloaded since the node was built, (re)enter the node
-        and return True: the node's own run replaces this one."""
+        """A new caller message: route it through the engine (`route_turn`: a turn that stays
+        records nothing). When it routes away, or the config was reloaded since the node was
+        built, (re)enter the node and return True: the node's own run replaces this one."""
         said = _caller_texts(messages)
         if call.flow_manager is None or len(said) <= call.heard:
             return False
         call.heard, text = len(said), said[-1]
-        session, context = call.session, call.conversation.context(call.values)
-        decision = self.engine.route(
-            RouteRequest(sender=session.active_agent, text=text, context=context),
-            session=session)
-        if decision.routed and decision.target != session.active_agent:
-            outcome = await self.engine.handoff(text, session=session, context=context)
+        context = call.conversation.context(call.values)
+        outcome = await route_turn(self.engine, call.session, text, context, self.turns)
+        if outcome is not None:
             _, node = await self._moved(outcome, call, text)
             if node is not None:
                 await call.flow_manager.set_node_from_config(node)
                 return True
         if call.version != self.engine.snapshot.version:
-            node = self.node(session.active_agent, call, greet=False)
+            node = self.node(call.session.active_agent, call, greet=False)
             await call.flow_manager.set_node_from_config(node)
             return True
         return False

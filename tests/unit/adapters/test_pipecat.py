@@ -142,13 +142,17 @@ def test_the_engine_routes_the_callers_words_before_the_model_answers() -> None:
     spans = InMemorySpanExporter()
     provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(spans))
-    steps = [say("Hello, this is Ava."), say("Happy to help."), say("Let's freeze that card.")]
+    steps = [say("Hello, this is Ava."), say("Happy to help."), say("Let's freeze that card."),
+             say("Thanks."), say("Frozen.")]
 
     async def talk(line: Line) -> Any:
         await line.caller.reply()
         stays = await line.caller.say(NEUTRAL)            # no route: nothing is recorded
         recorded = len(await line.flow.engine.query())
         moved = await line.caller.say(STOLEN)             # the rule fires on the caller's words
+        # a specialist's caller is moved by rules only: these match an example and the fallback
+        await line.caller.say("It ends in 4421.")
+        await line.caller.say("Please freeze it.")
         await line.caller.hang_up()
         return stays, recorded, moved
 
