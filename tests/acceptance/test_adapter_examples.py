@@ -69,7 +69,22 @@ def test_livekit_example() -> None:
     assert "call path: concierge -> fraud_agent -> concierge" in out
 
 
-@pytest.mark.parametrize("name", ["openai_agents", "langgraph", "livekit"])
+@pytest.mark.slow
+def test_pipecat_example(tmp_path: Path) -> None:
+    framework("pipecat.flows", "pipecat")
+    out = run_example("pipecat", "--db", str(tmp_path / "h.sqlite"))
+    assert "  engine: fraud_agent refused: invalid_payload: payload from 'concierge'" in out
+    assert "caller: I think my card was stolen.\n  engine: fraud_agent routed\n" in out
+    assert "[fraud_agent] I've frozen the card ending 4421" in out
+    assert "call path: concierge -> fraud_agent -> concierge" in out
+    with SQLiteStore(tmp_path / "h.sqlite") as store:
+        records = store.query()
+    assert [r.status for r in records] == [HandoffStatus.rejected, HandoffStatus.completed,
+                                           HandoffStatus.completed]
+    assert [r.request.to_agent for r in records] == ["fraud_agent", "fraud_agent", "concierge"]
+
+
+@pytest.mark.parametrize("name", ["openai_agents", "langgraph", "livekit", "pipecat"])
 def test_examples_stay_short(name: str) -> None:
     lines = (EXAMPLES / name / "run.py").read_text(encoding="utf-8").splitlines()
     assert len(lines) < 100
