@@ -34,6 +34,7 @@ from engine.errors import UsageError  # noqa: E402
 from engine.lifecycle import HandoffRecord, HandoffStatus  # noqa: E402
 from engine.runtime.async_engine import AsyncEngine  # noqa: E402
 from engine.runtime.engine import Engine  # noqa: E402
+from tests.extras import need  # noqa: E402
 
 NEUTRAL = "Can you help me with something?"  # the engine keeps this with the concierge
 STOLEN = "My card was stolen."  # the banking set's priority-100 rule `lost-or-stolen-card`
@@ -133,6 +134,7 @@ def test_a_refusal_stays_on_the_node_and_a_routed_handoff_completes_when_the_cal
 
 
 def test_the_engine_routes_the_callers_words_before_the_model_answers() -> None:
+    need("opentelemetry.sdk.trace", extra="otel", group="observability")
     from opentelemetry.sdk.trace import TracerProvider
     from opentelemetry.sdk.trace.export import SimpleSpanProcessor
     from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
