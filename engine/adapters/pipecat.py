@@ -67,7 +67,8 @@ class FlowCall:
     values: dict[str, Any] = field(default_factory=dict)
     flow_manager: FlowManager | None = None
     heard: int = 0
-    """How many caller messages of the LLM context the router has already seen."""
+    """How many caller messages of the LLM context the router has already seen (a context reset
+    keeps only the words that brought the caller, which were routed already)."""
     version: str = ""
     """The config version the current node was built on."""
 
@@ -143,7 +144,6 @@ class EngineFlow:
         if "context_strategy" not in own and spec.context.share != "all" and caller_words:
             node["context_strategy"] = ContextStrategyConfig(strategy=ContextStrategy.RESET)
             node["task_messages"].append({"role": "user", "content": caller_words})
-            call.heard = 1
         return node
 
     def _own_node(self, spec: AgentSpec) -> NodeConfig:
@@ -188,7 +188,8 @@ class EngineFlow:
         records nothing). When it routes away, or the config was reloaded since the node was
         built, (re)enter the node and return True: the node's own run replaces this one."""
         said = _caller_texts(messages)
-        if call.flow_manager is None or len(said) <= call.heard:
+        call.heard = min(call.heard, len(said))  # a node that reset the context starts over
+        if call.flow_manager is None or len(said) == call.heard:
             return False
         call.heard, text = len(said), said[-1]
         context = call.conversation.context(call.values)

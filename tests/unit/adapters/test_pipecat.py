@@ -179,19 +179,28 @@ def test_the_engine_routes_the_callers_words_before_the_model_answers() -> None:
     provider.shutdown()
 
 
-def test_share_policy_carry_starts_the_target_afresh_with_the_callers_last_words() -> None:
+def test_share_policy_carry_starts_the_target_afresh_and_its_caller_is_still_routed() -> None:
     steps = [say("Hello, this is Ava."),
-             call("handoff_fraud_agent", reason="card used by someone else"), say("Fraud here.")]
+             call("handoff_fraud_agent", reason="card used by someone else"), say("Fraud here."),
+             say("Compliance here.")]
 
     async def talk(line: Line) -> Any:
         await line.caller.reply()
         await line.caller.say(NEUTRAL)
+        # after the reset, the fraud desk's caller is heard: a rule moves them on
+        answer = await line.caller.say("I want to make a formal complaint about this.")
         await line.caller.hang_up()
+        return answer
 
-    _, _, _, model = converse(steps, talk)
+    answer, flow_call, records, model = converse(steps, talk)
     fraud_turn = [(m.get("role"), m.get("content")) for m in model.script.seen[2]["messages"]]
     assert ("user", NEUTRAL) in fraud_turn
     assert ("assistant", "Hello, this is Ava.") not in fraud_turn  # concierge's words stayed
+    assert answer == "Compliance here."
+    assert flow_call.session.path == ("concierge", "fraud_agent", "compliance_desk")
+    assert [(r.request.to_agent, r.status, r.result) for r in records] == [
+        ("fraud_agent", HandoffStatus.completed, {"handed_on_to": "compliance_desk"}),
+        ("compliance_desk", HandoffStatus.completed, {"ended": "call"})]
 
 
 def test_a_reload_mid_conversation_takes_effect_on_the_next_turn(tmp_path: Path) -> None:
