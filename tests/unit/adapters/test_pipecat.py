@@ -27,6 +27,7 @@ from pipecat.processors.aggregators.llm_response_universal import (  # noqa: E40
 )
 from pipecat.workers.runner import WorkerRunner  # noqa: E402
 
+from engine.adapters.lifecycle import MANUAL  # noqa: E402
 from engine.adapters.pipecat import EngineFlow, FlowCall  # noqa: E402
 from engine.adapters.scripted import Step, call, say  # noqa: E402
 from engine.adapters.scripted.pipecat import ScriptedLLM, TextCaller  # noqa: E402
@@ -296,3 +297,15 @@ def test_an_unknown_toolbox_tool_is_a_usage_error_naming_it() -> None:
                 flow.node("concierge", flow.call())
 
     asyncio.run(main())
+
+
+def test_the_manual_policy_leaves_the_records_to_your_code() -> None:
+    steps = [say("Hello."), say("Fraud here.")]
+
+    async def talk(line: Line) -> Any:
+        await line.caller.reply()
+        await line.caller.say(STOLEN)
+        await line.caller.hang_up()
+
+    _, _, (record,), _ = converse(steps, talk, policy=MANUAL)
+    assert record.status is HandoffStatus.pending and moves(record) == [HandoffStatus.pending]
