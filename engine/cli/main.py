@@ -24,6 +24,7 @@ COMMAND_MODULES: dict[str, str] = {
     "graph": "graph",
     "records": "records",
     "tools": "tools",
+    "export": "export",
     "watch": "watch",
     "schema": "schema",
     "validate": "validate",

@@ -84,7 +84,22 @@ def test_the_livekit_page_shows_the_example_app() -> None:
     assert len(shown) == 2 and all(block.split("```")[0] in code for block in shown)
 
 
-@pytest.mark.parametrize("name", ["openai_agents", "langgraph", "livekit"])
+@pytest.mark.slow
+def test_pipecat_example(tmp_path: Path) -> None:
+    framework("pipecat.flows", "pipecat")
+    out = run_example("pipecat", "--db", str(tmp_path / "h.sqlite"))
+    assert "  engine: fraud_agent refused: invalid_payload: payload from 'concierge'" in out
+    assert "caller: I think my card was stolen.\n  engine: fraud_agent routed\n" in out
+    assert "[fraud_agent] I've frozen the card ending 4421" in out
+    assert "call path: concierge -> fraud_agent -> concierge" in out
+    with SQLiteStore(tmp_path / "h.sqlite") as store:
+        records = store.query()
+    assert [r.status for r in records] == [HandoffStatus.rejected, HandoffStatus.completed,
+                                           HandoffStatus.completed]
+    assert [r.request.to_agent for r in records] == ["fraud_agent", "fraud_agent", "concierge"]
+
+
+@pytest.mark.parametrize("name", ["openai_agents", "langgraph", "livekit", "pipecat"])
 def test_examples_stay_short(name: str) -> None:
     lines = (EXAMPLES / name / "run.py").read_text(encoding="utf-8").splitlines()
     assert len(lines) < 100
@@ -95,3 +110,10 @@ def test_the_openai_agents_page_shows_the_example_app() -> None:
     app = page.split("```python\n", 1)[1].split("```", 1)[0]
     assert app.startswith("async def main(") and app in (
         EXAMPLES / "openai_agents" / "run.py").read_text("utf-8")
+
+
+def test_the_pipecat_page_shows_the_example_app() -> None:
+    page = (EXAMPLES.parent / "docs" / "integrations" / "pipecat.md").read_text("utf-8")
+    app = page.split("```python\n", 1)[1].split("```", 1)[0]
+    assert app.startswith("async def main(") and app in (
+        EXAMPLES / "pipecat" / "run.py").read_text("utf-8")

@@ -34,6 +34,8 @@ def test_a_missing_framework_skips_with_the_install_command(
     ("engine.adapters.scripted.openai_agents", "agents", "openai-agents"),
     ("engine.adapters.scripted.langgraph", "langchain_core.messages", "langgraph"),
     ("engine.adapters.scripted.livekit", "livekit.agents", "livekit"),
+    ("engine.adapters.pipecat", "pipecat.flows", "pipecat"),
+    ("engine.adapters.scripted.pipecat", "pipecat.services.openai.llm", "pipecat"),
 ])
 def test_an_adapter_without_its_framework_names_the_extra_to_install(
     monkeypatch: pytest.MonkeyPatch, adapter: str, framework_module: str, extra: str
