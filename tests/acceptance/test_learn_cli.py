@@ -13,6 +13,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from tests.conftest import CONFIGS, REPO
+from tests.patience import HANG_S
 
 pytestmark = pytest.mark.slow
 BANKING = CONFIGS / "banking"
@@ -22,7 +23,7 @@ from gen_corpus import generate  # noqa: E402
 
 def handoff(*args: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "engine", *map(str, args)],
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=HANG_S)
 
 
 def digest(folder: Path) -> dict[str, str]:

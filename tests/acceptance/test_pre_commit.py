@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO
+from tests.patience import HANG_S
 
 pytestmark = pytest.mark.slow
 BIN = Path(sys.executable).parent
@@ -19,7 +20,7 @@ BIN = Path(sys.executable).parent
 
 def git(*args: str, cwd: Path) -> None:
     subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
-                   cwd=cwd, check=True, capture_output=True, timeout=60)
+                   cwd=cwd, check=True, capture_output=True, timeout=HANG_S)
 
 
 def _snapshot_of_this_repo(target: Path) -> Path:
@@ -43,7 +44,7 @@ def _try(hook_repo: Path, scratch: Path) -> subprocess.CompletedProcess[str]:
     """Both hooks on every file; each try-repo installs the hooks into a fresh environment."""
     env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
     return subprocess.run([str(BIN / "pre-commit"), "try-repo", str(hook_repo), "--all-files"],
-                          cwd=scratch, env=env, capture_output=True, text=True, timeout=600,
+                          cwd=scratch, env=env, capture_output=True, text=True, timeout=HANG_S,
                           check=False)
 
 

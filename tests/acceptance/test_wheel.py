@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import CONFIGS, REPO
+from tests.patience import HANG_S
 
 SCHEMAS = [
     "engine.schema.json",
@@ -42,7 +43,7 @@ CONSOLE_CHECK = (
 
 
 def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(list(args), cwd=cwd, capture_output=True, text=True, timeout=300)
+    return subprocess.run(list(args), cwd=cwd, capture_output=True, text=True, timeout=HANG_S)
 
 
 def build_wheel(out: Path) -> Path:

@@ -27,6 +27,7 @@ from engine import (
     UsageError,
     load_config,
 )
+from tests.patience import HANG_S
 
 ROOT = Path(__file__).resolve().parents[3]
 BANKING = ROOT / "configs" / "banking"
@@ -130,7 +131,7 @@ def test_m3_pump_has_no_xml_peers_empty_means_no_one_and_reply_by_name_hints() -
                 await pump.inject(name, Ping(text="go"), sender="console")
             await pump.join()
 
-    asyncio.run(asyncio.wait_for(main(), 10))
+    asyncio.run(asyncio.wait_for(main(), HANG_S))
     assert got == {"lonely": [ROUTING_MESSAGE], "tool": [REPLY_BY_NAME_MESSAGE],
                    "xml": ["contract"]}
     with pytest.raises(UsageError):

@@ -21,6 +21,7 @@ from engine.pump.envelope import Envelope, Outcome
 from engine.pump.registry import Listener
 from engine.redaction import REDACTED, Redactor
 from engine.stores import MemoryStore
+from tests.patience import HANG_S
 from tests.unit.observability.scenarios import (
     bounce,
     refused,
@@ -280,6 +281,6 @@ def test_an_observer_given_to_a_pump_that_raises_never_stops_its_workers() -> No
 
     async def main() -> Any:
         async with Pump(chain(), observer=Failing()) as pump:
-            return await pump.request("desk", Ask(text="hi"), timeout=10)
+            return await pump.request("desk", Ask(text="hi"), timeout=HANG_S)
 
     assert asyncio.run(main()) == Answer(text="HI")

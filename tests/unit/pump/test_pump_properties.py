@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from engine.pump import HandlerMetadata, HandlerResponse, Limits, ListenerRegistry, Pump
+from tests.patience import HANG_S
 
 NAMES = ["a", "b.x", "c"]
 ACTIONS = ["respond", "none", "raise", "wrong", "bad-payload", "fanout", *NAMES, "ghost"]
@@ -60,7 +61,7 @@ def test_the_pump_always_settles(plans: dict[str, list[str]], peers: Any) -> Non
             replies = await asyncio.wait_for(
                 asyncio.gather(*(pump.request(name, {"n": 0}) for name in NAMES)), 10
             )
-            await asyncio.wait_for(pump.join(), 10)
+            await asyncio.wait_for(pump.join(), HANG_S)
             stats = pump.stats()
         assert len(replies) == 3
         assert stats.in_flight == 0 and stats.injected == 3

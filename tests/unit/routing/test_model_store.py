@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine.routing import linear, model_store
+from tests.patience import HANG_S
 from tests.unit.routing.test_linear import corpus
 
 FIT_AND_ROUTE = """
@@ -29,7 +30,7 @@ print(len(calls), [round(value) for value in scores.values])
 
 def run(cache: Path | str) -> list[str]:
     done = subprocess.run([sys.executable, "-c", FIT_AND_ROUTE], capture_output=True,
-                          text=True, timeout=60, env={"HANDOFF_MODEL_CACHE": str(cache),
+                          text=True, timeout=HANG_S, env={"HANDOFF_MODEL_CACHE": str(cache),
                                                       "PATH": "/usr/bin:/bin"},
                           cwd=Path(__file__).resolve().parents[3], check=True)
     return done.stdout.split(" ", 1)
