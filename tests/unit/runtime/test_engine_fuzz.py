@@ -1,5 +1,5 @@
 """Fuzz target over Engine.handoff: any caller input gives an outcome with an audited record,
-no exception, nothing secret stored or emitted, and no network use (400 inputs, about three
+no exception, nothing secret stored or emitted, and no network use (400 inputs, a few
 seconds)."""
 
 from __future__ import annotations
