@@ -219,6 +219,7 @@ def test_pump_messages_carry_the_context_they_were_sent_from(engine: Engine) -> 
     assert pump.queue_depths() == {"desk": 0, "triage": 0, "specialist": 0}
 
 
+@pytest.mark.slow
 def test_metrics_without_the_extra_names_it() -> None:
     done = _blocked("prometheus_client", "from engine import Engine\n"
                     "Engine('configs/banking', sweep_interval_s=None).metrics()")
@@ -232,6 +233,7 @@ def test_the_otel_observer_without_the_extra_names_it() -> None:
     assert issubclass(MissingExtra, UsageError)
 
 
+@pytest.mark.slow
 def test_nothing_optional_is_imported_unless_asked_for() -> None:
     script = (
         "import sys\n"

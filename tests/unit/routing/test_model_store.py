@@ -36,6 +36,7 @@ def run(cache: Path | str) -> list[str]:
     return done.stdout.split(" ", 1)
 
 
+@pytest.mark.slow
 def test_a_second_process_reads_the_model_the_first_fitted(tmp_path: Path) -> None:
     first, second = run(tmp_path), run(tmp_path)
     assert first[0] == "1" and second[0] == "0"  # fitted once, then read
@@ -43,6 +44,7 @@ def test_a_second_process_reads_the_model_the_first_fitted(tmp_path: Path) -> No
     assert len(list(tmp_path.glob("*.model"))) == 1
 
 
+@pytest.mark.slow
 def test_a_damaged_file_is_fitted_again_and_replaced(tmp_path: Path) -> None:
     run(tmp_path)
     [kept] = tmp_path.glob("*.model")
@@ -52,6 +54,7 @@ def test_a_damaged_file_is_fitted_again_and_replaced(tmp_path: Path) -> None:
     assert run(tmp_path)[0] == "0"  # the file written again reads
 
 
+@pytest.mark.slow
 def test_off_or_unwritable_changes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                            ) -> None:
     assert run("off")[0] == "1"
