@@ -16,6 +16,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from tests.patience import HANG_S
+
 REPO = Path(__file__).resolve().parent.parent
 _RUNTIME = tuple(
     os.path.realpath(folder)
@@ -79,7 +81,7 @@ def watch() -> Iterator[Activity]:
             _ACTIVE.remove(activity)
 
 
-def run_python(code: str, *, timeout: float = 30.0) -> subprocess.CompletedProcess[str]:
+def run_python(code: str, *, timeout: float = HANG_S) -> subprocess.CompletedProcess[str]:
     """Run `code` in a fresh interpreter from the repository root; a hang past `timeout`
     seconds kills it and fails the calling test with what it printed so far."""
     try:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.extras import unavailable
+from tests.patience import HANG_S
 
 REPO = Path(__file__).resolve().parents[2]
 BROWSER_ARGS = [
@@ -28,13 +29,13 @@ CHROMIUM = Path(os.environ.get("HANDOFF_CHROMIUM", "/usr/bin/chromium"))
 def seed_store(path: Path) -> None:
     """Record the demo calls of `examples.console_demo` into a new store file."""
     subprocess.run([sys.executable, "-m", "examples.console_demo", str(path)], cwd=REPO,
-                   check=True, capture_output=True, timeout=120)
+                   check=True, capture_output=True, timeout=HANG_S)
 
 
 class ConsoleServer:
     """`handoff console CONFIG --port 0 ...` until `stop()`; `url` is where it listens."""
 
-    def __init__(self, *args: str | Path, log: Path, timeout: float = 30.0) -> None:
+    def __init__(self, *args: str | Path, log: Path, timeout: float = HANG_S) -> None:
         self.log = log.open("w", encoding="utf-8")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "engine", "console", *map(str, args), "--port", "0"],
@@ -66,7 +67,7 @@ class ConsoleServer:
         request = urllib.request.Request(self.url + path, data=body, method=method,
                                          headers=headers or {})
         try:
-            with urllib.request.urlopen(request, timeout=30) as response:
+            with urllib.request.urlopen(request, timeout=HANG_S) as response:
                 text = response.read().decode("utf-8")
                 return response.status, _lower(response.headers.items()), text
         except urllib.error.HTTPError as error:
@@ -76,10 +77,10 @@ class ConsoleServer:
         if self.process.poll() is None:
             self.process.send_signal(signum)
             try:
-                self.process.wait(timeout=15)
+                self.process.wait(timeout=HANG_S)
             except subprocess.TimeoutExpired:
                 self.process.kill()
-                self.process.wait(timeout=15)
+                self.process.wait(timeout=HANG_S)
         if self.process.stdout is not None:
             self.process.stdout.close()
         self.log.close()

@@ -13,6 +13,7 @@ import pytest
 from engine.lifecycle import HandoffStatus
 from engine.stores import SQLiteStore
 from tests.conftest import framework
+from tests.patience import HANG_S
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 OFFLINE = {k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}
@@ -21,7 +22,7 @@ OFFLINE = {k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}
 def run_example(name: str, *args: str) -> str:
     done = subprocess.run(
         [sys.executable, str(EXAMPLES / name / "run.py"), *args], env=OFFLINE,
-        capture_output=True, text=True, timeout=120, check=False,
+        capture_output=True, text=True, timeout=HANG_S, check=False,
     )
     assert done.returncode == 0, done.stderr
     return done.stdout

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.patience import HANG_S
+
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 SETS = sorted(path.parent.name for path in CONFIGS.glob("*/cases.yaml"))
 
@@ -27,7 +29,7 @@ def test_shipped_cases_pass_with_full_coverage(name: str) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "engine", "test", str(folder), str(folder / "cases.yaml"),
          "--format", "json"],
-        capture_output=True, text=True, timeout=120,
+        capture_output=True, text=True, timeout=HANG_S,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     report = json.loads(done.stdout)
@@ -43,7 +45,7 @@ def test_errors_of_a_cases_file_are_headed_as_a_cases_file(tmp_path: Path) -> No
     cases.write_text("cases:\n  - {text: hi, bogus: 1}\n", encoding="utf-8")
     done = subprocess.run(
         [sys.executable, "-m", "engine", "test", str(CONFIGS / "banking"), str(cases)],
-        capture_output=True, text=True, timeout=120,
+        capture_output=True, text=True, timeout=HANG_S,
     )
     assert done.returncode == 1
     assert done.stderr.startswith("handoff test: cases file has "), done.stderr

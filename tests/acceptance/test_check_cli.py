@@ -12,6 +12,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from tests.conftest import CONFIGS, FIXTURES, REPO
+from tests.patience import HANG_S
 
 HANDOFF = str(Path(sys.executable).parent / "handoff")
 INVALID = FIXTURES / "configs" / "invalid"
@@ -20,7 +21,7 @@ pytestmark = pytest.mark.slow
 
 def handoff(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [HANDOFF, "check", *args], cwd=cwd, capture_output=True, text=True, timeout=120
+        [HANDOFF, "check", *args], cwd=cwd, capture_output=True, text=True, timeout=HANG_S
     )
 
 
@@ -122,7 +123,7 @@ def test_python_module_entry_point_matches_the_script() -> None:
         cwd=REPO,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG_S,
     )
     assert module.returncode == 0
     assert json.loads(module.stdout) == {"errors": 0, "warnings": 0, "issues": []}

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import CONFIGS, REPO
+from tests.patience import HANG_S
 from tests.unit.config.helpers import deep_folders, remove_deep_folders
 
 HANDOFF = str(Path(sys.executable).parent / "handoff")
@@ -20,7 +21,7 @@ pytestmark = pytest.mark.slow
 
 def handoff(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [HANDOFF, *args], cwd=REPO, capture_output=True, text=True, timeout=120
+        [HANDOFF, *args], cwd=REPO, capture_output=True, text=True, timeout=HANG_S
     )
 
 

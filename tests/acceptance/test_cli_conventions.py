@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO
+from tests.patience import HANG_S
 
 HANDOFF = str(Path(sys.executable).parent / "handoff")
 pytestmark = pytest.mark.slow
@@ -21,7 +22,7 @@ RED_ERROR = "\033[31merror[unknown-key]\033[0m"
 def handoff(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     plain = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
     return subprocess.run([HANDOFF, *args], cwd=REPO, capture_output=True, text=True,
-                          timeout=120, env={**plain, **(env or {})}, check=False)
+                          timeout=HANG_S, env={**plain, **(env or {})}, check=False)
 
 
 def test_version_names_the_installed_distribution() -> None:

@@ -24,6 +24,7 @@ from console_server import (
 )
 
 from tests.extras import installed
+from tests.patience import HANG_S
 
 pytestmark = pytest.mark.slow
 require(installed("starlette") and installed("uvicorn") and installed("jinja2"),
@@ -35,7 +36,7 @@ require(CHROMIUM.is_file(), f"the browser tests need Chromium at {CHROMIUM} (apt
 from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
 
 SCRIPT = "<script>window.pwned = 1</script>"
-WAIT_MS = 15_000
+WAIT_MS = int(HANG_S * 1000)  # playwright waits in ms
 
 
 def _banking_copy(folder: Path) -> Path:

@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from console_server import REPO, ConsoleServer, require, seed_store, shows_pin
 
 from tests.extras import installed
+from tests.patience import HANG_S
 
 pytestmark = pytest.mark.slow
 require(installed("starlette") and installed("uvicorn") and installed("jinja2"),
@@ -195,7 +196,7 @@ def test_serving_changes_no_file(config: Path, store: Path, tmp_path: Path) -> N
 
 def _console(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "engine", "console", *args],
-                          capture_output=True, text=True, timeout=60, cwd=REPO)
+                          capture_output=True, text=True, timeout=HANG_S, cwd=REPO)
 
 
 def test_bad_config_store_and_arguments(tmp_path: Path, config: Path) -> None:
@@ -219,7 +220,7 @@ def test_without_the_console_extra_it_says_what_to_install(config: Path) -> None
     blocked = ("import sys; sys.modules['uvicorn'] = None; from engine.cli.main import main; "
                f"sys.exit(main(['console', {str(config)!r}]))")
     done = subprocess.run([sys.executable, "-c", blocked], capture_output=True, text=True,
-                          timeout=60, cwd=REPO)
+                          timeout=HANG_S, cwd=REPO)
     assert done.returncode == 1
     assert "pip install 'handoff-engine[console]'" in done.stderr
 

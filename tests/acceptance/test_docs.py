@@ -23,6 +23,7 @@ from engine.config.loader import check_paths, load_config
 from engine.lifecycle import mermaid
 from engine.routing import Router, RouteRequest
 from tests.conftest import REPO
+from tests.patience import HANG_S
 
 pytestmark = pytest.mark.slow
 BIN = Path(sys.executable).parent
@@ -83,7 +84,7 @@ def run_console(block: Block, cwd: Path) -> None:
     for command, expected in commands:
         code = EXIT.search(command)
         done = subprocess.run(["bash", "-c", EXIT.sub("", command)], cwd=cwd, env=env,
-                              capture_output=True, text=True, timeout=120, check=False)
+                              capture_output=True, text=True, timeout=HANG_S, check=False)
         where = f"{block.page.name}:{block.line}: $ {command}"
         assert done.returncode == (int(code[1]) if code else 0), f"{where}\n{done.stderr}"
         actual = (done.stdout + done.stderr).rstrip("\n").splitlines()
@@ -92,7 +93,7 @@ def run_console(block: Block, cwd: Path) -> None:
 
 def run_python(block: Block, cwd: Path) -> None:
     done = subprocess.run([sys.executable, "-c", block.text], cwd=cwd, capture_output=True,
-                          text=True, timeout=120, check=False)
+                          text=True, timeout=HANG_S, check=False)
     assert done.returncode == 0, f"{block.page.name}:{block.line}:\n{done.stderr}"
 
 
@@ -158,7 +159,7 @@ def test_the_diagrams_are_what_the_engine_draws() -> None:
     `handoff graph configs/banking --format mermaid-raw`, as their pages say."""
     assert _mermaid("lifecycle.md") == mermaid().strip()
     done = subprocess.run([str(BIN / "handoff"), "graph", "configs/banking", "--format",
-                           "mermaid-raw"], cwd=REPO, capture_output=True, text=True, timeout=60,
+                           "mermaid-raw"], cwd=REPO, capture_output=True, text=True, timeout=HANG_S,
                           check=True)
     assert _mermaid("routing-cli.md") == done.stdout.strip()
 

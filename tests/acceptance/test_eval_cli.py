@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import CONFIGS
+from tests.patience import HANG_S
 
 pytestmark = pytest.mark.slow
 BANKING = CONFIGS / "banking"
@@ -25,7 +26,7 @@ FLOORS = {
 }
 
 
-def handoff(*args: str | Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+def handoff(*args: str | Path, timeout: float = HANG_S) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "engine", *map(str, args)],
                           capture_output=True, text=True, timeout=timeout)
 
@@ -136,7 +137,7 @@ def test_a_large_bad_corpus_streams_in_bounded_memory(tmp_path: Path) -> None:
              "    status = open('/proc/self/status').read().split('VmHWM:')[1].split()[0]\n"
              "    print('peak', status, file=sys.stderr); raise")
     done = subprocess.run([sys.executable, "-c", probe, str(BANKING), str(corpus)],
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=HANG_S)
     assert done.returncode == 1
     assert "error[corpus-too-long]" in done.stderr
     assert "... and 399901 more bad row(s)" in done.stderr

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO
+from tests.patience import HANG_S
 
 HANDOFF = str(Path(sys.executable).parent / "handoff")
 PICTURE = REPO / "docs" / "images" / "banking-topology.svg"
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.slow
 
 def graph(*args: str) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run([HANDOFF, "graph", "configs/banking", *args], cwd=REPO,
-                          capture_output=True, timeout=60, check=False)
+                          capture_output=True, timeout=HANG_S, check=False)
 
 
 def test_mermaid_is_fenced_for_a_pull_request_and_raw_on_request() -> None:

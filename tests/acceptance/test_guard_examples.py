@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.patience import HANG_S
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -15,7 +17,7 @@ REPO = Path(__file__).resolve().parents[2]
 def test_guard_usage_example_runs() -> None:
     done = subprocess.run(
         [sys.executable, str(REPO / "examples" / "guard_usage" / "run.py")],
-        capture_output=True, text=True, timeout=60, cwd=REPO, check=False,
+        capture_output=True, text=True, timeout=HANG_S, cwd=REPO, check=False,
     )
     assert done.returncode == 0, done.stderr
     out = done.stdout
@@ -31,7 +33,7 @@ def test_guard_usage_example_runs() -> None:
 def test_session_capsule_example_runs() -> None:
     done = subprocess.run(
         [sys.executable, str(REPO / "examples" / "guard_usage" / "session_capsule.py")],
-        capture_output=True, text=True, timeout=60, cwd=REPO, check=False,
+        capture_output=True, text=True, timeout=HANG_S, cwd=REPO, check=False,
     )
     assert done.returncode == 0, done.stderr
     out = done.stdout

@@ -13,6 +13,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from tests.conftest import CONFIGS, REPO
+from tests.patience import HANG_S
 
 pytestmark = pytest.mark.slow
 BANKING = CONFIGS / "banking"
@@ -22,7 +23,7 @@ from gen_corpus import generate  # noqa: E402
 
 def handoff(*args: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "engine", *map(str, args)],
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=HANG_S)
 
 
 def digest(folder: Path) -> dict[str, str]:
@@ -38,14 +39,24 @@ def write_corpus(path: Path, rows: list[tuple[str, str]]) -> Path:
     return path
 
 
-def test_learn_writes_a_checked_copy_and_leaves_the_original(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def learned(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, str], Path, str]:
+    """One `learn` of banking's dev corpus, shared by the tests that only read its output:
+    banking's digest before it, the folder it wrote, and its JSON report."""
     before = digest(BANKING)
-    out = tmp_path / "learned"
+    out = tmp_path_factory.mktemp("learn") / "learned"
     done = handoff("learn", BANKING, BANKING / "corpus" / "dev.csv", "--out", out,
                    "--format", "json")
     assert done.returncode == 0, done.stdout + done.stderr
+    return before, out, done.stdout
+
+
+def test_learn_writes_a_checked_copy_and_leaves_the_original(
+    learned: tuple[dict[str, str], Path, str],
+) -> None:
+    before, out, stdout = learned
     assert digest(BANKING) == before
-    report = json.loads(done.stdout)
+    report = json.loads(stdout)
     assert set(report["before"]) == set(report["after"]) == {
         "accuracy", "specialist_recall", "false_transfer_rate"}
     left_out = sum(found["rows"] for reason, found in report["cleaning"].items()
@@ -61,11 +72,13 @@ def test_learn_writes_a_checked_copy_and_leaves_the_original(tmp_path: Path) -> 
     assert json.loads(evaluated.stdout)["accuracy"] > 0.8
 
 
-def test_learning_twice_gives_the_same_files(tmp_path: Path) -> None:
-    corpus = BANKING / "corpus" / "dev.csv"
-    for name in ("one", "two"):
-        assert handoff("learn", BANKING, corpus, "--out", tmp_path / name).returncode == 0
-    assert digest(tmp_path / "one") == digest(tmp_path / "two")
+def test_learning_twice_gives_the_same_files(
+    learned: tuple[dict[str, str], Path, str], tmp_path: Path
+) -> None:
+    _, first, _ = learned
+    again = handoff("learn", BANKING, BANKING / "corpus" / "dev.csv", "--out", tmp_path / "two")
+    assert again.returncode == 0, again.stderr
+    assert digest(tmp_path / "two") == digest(first)
 
 
 def test_a_learned_config_reaches_the_targets_on_a_synthetic_corpus(tmp_path: Path) -> None:

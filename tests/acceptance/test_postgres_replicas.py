@@ -19,18 +19,23 @@ from pathlib import Path
 import pytest
 
 from engine.lifecycle import HandoffManager, HandoffRecord, HandoffRequest
+from engine.lifecycle.models import HandoffStatus
 from engine.lifecycle.moves import history_problem
 from engine.stores import MemoryStore, open_store
+from engine.stores.base import RecordQuery
+from tests.patience import HANG_S, wait_until
 
 RACER = """
 import random, sys
+from datetime import datetime
 from engine.errors import IllegalTransition
 from engine.lifecycle import HandoffManager
 from engine.stores import open_store
 
-url, name, id_file = sys.argv[1:4]
+url, name, id_file, seeded_at = sys.argv[1:5]
 ids = open(id_file).read().split()
-manager = HandoffManager(store=open_store(url), actor=name, retries=50)
+still = datetime.fromisoformat(seeded_at)  # time stands still: no record ever falls due
+manager = HandoffManager(store=open_store(url), actor=name, retries=50, clock=lambda: still)
 rng = random.Random(name)
 manager.get(ids[0])  # connect before the start line
 print("READY", flush=True)
@@ -47,17 +52,20 @@ print("DONE", flush=True)
 """
 
 SWEEPER = """
-import sys, time
+import select, sys, time
+from datetime import datetime, timedelta
 from engine.lifecycle import HandoffManager
 from engine.stores import open_store
 
-url, name, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
-manager = HandoffManager(store=open_store(url), actor=name, pending_timeout_s=60)
+url, name, started_at = sys.argv[1], sys.argv[2], datetime.fromisoformat(sys.argv[3])
+go = [0.0]
+clock = lambda: started_at + timedelta(seconds=time.monotonic() - go[0])
+manager = HandoffManager(store=open_store(url), actor=name, pending_timeout_s=60, clock=clock)
 manager.store.count()
 print("READY", flush=True)
 sys.stdin.readline()
-end = time.monotonic() + seconds
-while time.monotonic() < end:  # records keep falling due while the sweepers run
+go[0] = time.monotonic()  # the clock reads `started_at` now, and runs on from there
+while not select.select([sys.stdin], [], [], 0)[0]:  # sweep until told to stop
     for record in manager.expire_overdue():
         print("EXPIRED", record.record_id, flush=True)
 """
@@ -73,9 +81,15 @@ waiter = StatusWaiter(store, poll_s=60, safety_poll_s=60)  # only a notification
 waiter.wait(open(id_file).read().split()[0], ["pending"])  # subscribed and connected
 print("READY", flush=True)
 for record_id in open(id_file).read().split():
-    record = waiter.wait(record_id, ["accepted"], timeout_s=30)
+    record = waiter.wait(record_id, ["accepted"], timeout_s=float(sys.argv[3]))
     print("WOKE", record_id, record.status.value, time.monotonic(), flush=True)
 """
+
+
+# When `seed_file` creates its records. The racers' clock reads this time and no other, so their
+# moves never meet a pending timeout however long a loaded machine takes: the race is about
+# writes, not expiry. (The sweepers' test is about expiry and gives them a clock of its own.)
+SEEDED_AT = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
 
 def spawn(script: str, *args: str | Path) -> subprocess.Popen[str]:
@@ -111,8 +125,8 @@ def seed(url: str, count: int, *, clock: Callable[[], datetime] | None = None) -
 
 
 def seed_file(url: str, count: int, folder: Path) -> tuple[list[str], Path]:
-    """`seed`, with the ids also written to a file for the child processes."""
-    ids = seed(url, count)
+    """`seed` at SEEDED_AT, with the ids also written to a file for the child processes."""
+    ids = seed(url, count, clock=lambda: SEEDED_AT)
     id_file = folder / "ids.txt"
     id_file.write_text("\n".join(ids))
     return ids, id_file
@@ -129,7 +143,7 @@ def test_four_racing_replicas_one_killed_lose_no_acknowledged_move(
 ) -> None:
     _, id_file = seed_file(postgres_url, 2000, tmp_path)
     names = ["r0", "r1", "r2", "victim"]
-    racers = [spawn(RACER, postgres_url, name, id_file) for name in names]
+    racers = [spawn(RACER, postgres_url, name, id_file, SEEDED_AT.isoformat()) for name in names]
     start_together(racers)
     victim = racers[-1]
     assert victim.stdout is not None
@@ -140,7 +154,7 @@ def test_four_racing_replicas_one_killed_lose_no_acknowledged_move(
         if len(acks) >= 150:
             break
     os.kill(victim.pid, signal.SIGKILL)
-    outputs = [racer.communicate(timeout=120) for racer in racers]
+    outputs = [racer.communicate(timeout=HANG_S) for racer in racers]
     assert victim.returncode == -signal.SIGKILL
     for name, racer, (out, err) in zip(names, racers, outputs, strict=True):
         assert name == "victim" or (racer.returncode == 0 and out.endswith("DONE\n")), err
@@ -171,14 +185,22 @@ def test_four_racing_replicas_one_killed_lose_no_acknowledged_move(
 
 @pytest.mark.slow
 def test_sweepers_in_four_processes_expire_each_record_once(postgres_url: str) -> None:
-    now = datetime.now(timezone.utc)
-    start = now - timedelta(seconds=60)  # HandoffManager's pending timeout in the sweepers
+    """The sweepers' clocks start at SEEDED_AT when they are told to go, however long they
+    took to start; they sweep until every seeded record has expired, however long that takes."""
+    start = SEEDED_AT - timedelta(seconds=60)  # HandoffManager's pending timeout in the sweepers
     falling_due = (start + timedelta(milliseconds=2 * n) for n in range(10**6))
     ids = seed(postgres_url, 800, clock=lambda: next(falling_due))  # one falls due every 2 ms
-    fresh = seed(postgres_url, 1, clock=lambda: now + timedelta(hours=1))  # never due
-    sweepers = [spawn(SWEEPER, postgres_url, f"s{n}", 2.5) for n in range(4)]
+    fresh = seed(postgres_url, 1, clock=lambda: SEEDED_AT + timedelta(days=1))  # never due
+    sweepers = [spawn(SWEEPER, postgres_url, f"s{n}", SEEDED_AT.isoformat()) for n in range(4)]
     start_together(sweepers)
-    outputs = [sweeper.communicate(timeout=120) for sweeper in sweepers]
+    failed = RecordQuery(status=HandoffStatus.failed)
+    with closing(open_store(postgres_url)) as store:
+        wait_until(lambda: store.count(failed) >= len(ids), "every seeded record to expire")
+    for sweeper in sweepers:
+        assert sweeper.stdin is not None
+        sweeper.stdin.write("stop\n")
+        sweeper.stdin.flush()
+    outputs = [sweeper.communicate(timeout=HANG_S) for sweeper in sweepers]
     expired: list[str] = []
     per_sweeper = []
     for sweeper, (out, err) in zip(sweepers, outputs, strict=True):
@@ -202,16 +224,16 @@ def test_a_session_waiting_on_one_replica_wakes_when_another_accepts(
     postgres_url: str, tmp_path: Path
 ) -> None:
     ids, id_file = seed_file(postgres_url, 40, tmp_path)
-    waiter = spawn(WAITER, postgres_url, id_file)
+    waiter = spawn(WAITER, postgres_url, id_file, HANG_S)
     start_together([waiter])
     sent: dict[str, float] = {}
     with closing(open_store(postgres_url)) as store:
-        accepter = HandoffManager(store=store, actor="other-replica")
+        accepter = HandoffManager(store=store, actor="other-replica", clock=lambda: SEEDED_AT)
         for record_id in ids:
             time.sleep(0.02)
             sent[record_id] = time.monotonic()
             accepter.accept(record_id)
-    out, err = waiter.communicate(timeout=60)
+    out, err = waiter.communicate(timeout=HANG_S)
     assert waiter.returncode == 0, err
     woke = [line.split() for line in out.splitlines() if line.startswith("WOKE")]
     assert [(rid, status) for _, rid, status, _ in woke] == [(rid, "accepted") for rid in ids]

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.patience import HANG_S
+
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "examples" / "pump_pipeline" / "run.py"
 
@@ -16,7 +18,7 @@ SCRIPT = REPO / "examples" / "pump_pipeline" / "run.py"
 @pytest.mark.slow
 def test_pump_pipeline_example(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, str(SCRIPT)], cwd=tmp_path, capture_output=True, text=True, timeout=60,
+        [sys.executable, str(SCRIPT)], cwd=tmp_path, capture_output=True, text=True, timeout=HANG_S,
         check=False,
     )
     assert done.returncode == 0, done.stderr

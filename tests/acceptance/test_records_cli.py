@@ -16,6 +16,7 @@ import pytest
 
 from engine.lifecycle import HandoffManager, HandoffRecord, HandoffRequest
 from engine.stores import SQLiteStore, Store, open_store
+from tests.patience import HANG_S
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=timezone.utc)
 
@@ -23,7 +24,7 @@ T0 = datetime(2026, 3, 1, 9, 0, tzinfo=timezone.utc)
 def handoff(*args: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "engine", "records", *map(str, args)],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True, text=True, timeout=HANG_S, check=False,
     )
 
 
@@ -346,7 +347,7 @@ def peak_rss(*args: str | Path) -> int:
     """The peak resident memory, in bytes, of a `handoff` process running `args` (Linux:
     `ru_maxrss` would count the memory of the test process it was forked from)."""
     done = subprocess.run([sys.executable, "-c", PEAK, *map(str, args)], capture_output=True,
-                          text=True, timeout=300, check=False)
+                          text=True, timeout=HANG_S, check=False)
     assert done.returncode == 0, done.stderr
     return int(done.stderr.strip().splitlines()[-1])
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO
+from tests.patience import HANG_S
 
 pytestmark = pytest.mark.slow
 
@@ -68,7 +69,7 @@ fallback: concierge
 
 def handoff(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "engine", *args], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "engine", *args], capture_output=True, text=True, timeout=HANG_S
     )
 
 
@@ -271,6 +272,6 @@ def test_explain_shows_normalization_and_the_examples_layer() -> None:
 def test_route_reads_the_task_text_from_the_standard_input() -> None:
     done = subprocess.run([sys.executable, "-m", "engine", "route", "configs/banking", "--from",
                            "concierge", "-"], input="My card was stolen last night\n",
-                          capture_output=True, text=True, timeout=60, check=False, cwd=REPO)
+                          capture_output=True, text=True, timeout=HANG_S, check=False, cwd=REPO)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("fraud_agent (rule lost-or-stolen-card)")

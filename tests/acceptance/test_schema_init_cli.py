@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine.config.schemas import schema_root
+from tests.patience import HANG_S
 
 HANDOFF = str(Path(sys.executable).parent / "handoff")
 pytestmark = pytest.mark.slow
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.slow
 
 def handoff(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([HANDOFF, *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=120, check=False)
+                          timeout=HANG_S, check=False)
 
 
 @pytest.mark.parametrize("name", ["engine", "agent", "capabilities", "routing", "cases",

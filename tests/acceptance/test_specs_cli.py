@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.patience import HANG_S
+
 pytestmark = pytest.mark.slow
 
 ERROR_YAML = """\
@@ -52,7 +54,7 @@ CAPSULE = {
 
 def handoff(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "engine", *args], capture_output=True,
-                          text=True, timeout=60, check=False)
+                          text=True, timeout=HANG_S, check=False)
 
 
 def test_schema_list_and_show() -> None:
@@ -126,7 +128,7 @@ def test_validate_github_annotations(write_files: Callable[[dict[str, str]], Pat
 def test_validate_reads_the_standard_input_against_a_config_schema() -> None:
     done = subprocess.run([sys.executable, "-m", "engine", "validate", "agent", "-"],
                           input="name: a\npeer: []\n", capture_output=True, text=True,
-                          timeout=60, check=False)
+                          timeout=HANG_S, check=False)
     assert done.returncode == 1
     assert done.stdout.splitlines() == [
         "<stdin>:2:1: error[unknown-key] $.peer: unknown key 'peer'; did you mean 'peers'?",

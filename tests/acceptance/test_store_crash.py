@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,9 @@ from engine.lifecycle import HandoffManager, HandoffRecord, HandoffRequest
 from engine.lifecycle.table import CREATE, destination
 from engine.lifecycle.table import Trigger as T
 from engine.stores import SQLiteStore
+from tests.patience import HANG_S
+
+CREATED_AT = datetime(2026, 1, 1, tzinfo=timezone.utc)  # when the racers' records are created
 
 WRITER = """
 import sys
@@ -35,12 +39,16 @@ while True:
 
 RACER = """
 import random, sys
+from datetime import datetime
 from engine.errors import IllegalTransition
 from engine.lifecycle import HandoffManager
 from engine.stores import SQLiteStore
 
-name, ids = sys.argv[2], sys.argv[3:]
-manager = HandoffManager(store=SQLiteStore(sys.argv[1]), actor=name, retries=50)
+name, still, ids = sys.argv[2], datetime.fromisoformat(sys.argv[3]), sys.argv[4:]
+# Time stands still at the records' creation: no move meets a pending timeout, however slowly a
+# busy machine runs the race.
+manager = HandoffManager(store=SQLiteStore(sys.argv[1]), actor=name, retries=50,
+                         clock=lambda: still)
 rng = random.Random(name)
 manager.list_records()  # warm the connections before the start line
 print("READY", flush=True)
@@ -84,7 +92,7 @@ def test_sigkill_loses_no_acknowledged_move(tmp_path: Path) -> None:
         if len(acked) >= 60:
             break
     os.kill(child.pid, signal.SIGKILL)
-    rest, _ = child.communicate(timeout=30)
+    rest, _ = child.communicate(timeout=HANG_S)
     for line in rest.splitlines():  # printed before the kill but not read yet
         _, record_id, version = line.split()
         acked[record_id] = int(version)
@@ -100,12 +108,12 @@ def test_sigkill_loses_no_acknowledged_move(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_two_processes_moving_the_same_records(tmp_path: Path) -> None:
     path = tmp_path / "records.db"
-    manager = HandoffManager(store=SQLiteStore(path))
+    manager = HandoffManager(store=SQLiteStore(path), clock=lambda: CREATED_AT)
     request = HandoffRequest(from_agent="a", to_agent="b", task_description="contested")
     ids = [manager.create_handoff(request).record_id for _ in range(40)]
     racers = [
         subprocess.Popen(
-            [sys.executable, "-c", RACER, str(path), name, *ids],
+            [sys.executable, "-c", RACER, str(path), name, CREATED_AT.isoformat(), *ids],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )
         for name in ("left", "right")
@@ -116,7 +124,7 @@ def test_two_processes_moving_the_same_records(tmp_path: Path) -> None:
         assert racer.stdin is not None
         racer.stdin.write("go\n")
         racer.stdin.flush()
-    outputs = [racer.communicate(timeout=120) for racer in racers]
+    outputs = [racer.communicate(timeout=HANG_S) for racer in racers]
     for racer, (_, err) in zip(racers, outputs, strict=True):
         assert racer.returncode == 0, err
     records = {record_id: manager.get(record_id) for record_id in ids}

@@ -10,13 +10,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.patience import HANG_S
+
 BANKING = Path(__file__).resolve().parents[2] / "configs" / "banking"
 
 
 def tools(*args: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "engine", "tools", *map(str, args)],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True, text=True, timeout=HANG_S, check=False,
     )
 
 
@@ -91,7 +93,7 @@ def test_boolean_payload_schemas_check_and_give_tools(tmp_path: Path, schema: st
     claims.write_text(text.replace("peers:", f"accepts:\n  payload_schema: {schema}\npeers:"),
                       encoding="utf-8")
     check = subprocess.run([sys.executable, "-m", "engine", "check", str(folder)],
-                           capture_output=True, text=True, timeout=60, check=False)
+                           capture_output=True, text=True, timeout=HANG_S, check=False)
     assert check.returncode == 0, check.stdout + check.stderr
     result = tools(folder, "--agent", "fraud_agent")
     assert result.returncode == 0, result.stderr

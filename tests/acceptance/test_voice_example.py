@@ -12,6 +12,7 @@ import pytest
 
 from engine.lifecycle import HandoffStatus
 from engine.stores import SQLiteStore
+from tests.patience import HANG_S
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -19,7 +20,7 @@ REPO = Path(__file__).resolve().parents[2]
 def run_example(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "examples.voice_orchestrator", *args], cwd=REPO, env=env,
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True, text=True, timeout=HANG_S, check=False,
     )
 
 
@@ -83,7 +84,7 @@ def test_runs_on_the_research_set_too(tmp_path: Path) -> None:
 def test_a_set_without_a_scripted_call_is_a_clear_error(tmp_path: Path) -> None:
     folder = tmp_path / "desk"
     subprocess.run([sys.executable, "-m", "engine", "init", str(folder), "--schemas",
-                    str(tmp_path / "schemas"), "-q"], check=True, timeout=60)
+                    str(tmp_path / "schemas"), "-q"], check=True, timeout=HANG_S)
     done = run_example("--config", str(folder))
     assert done.returncode == 2
     assert "no scripted call for the config set 'desk'" in done.stderr
@@ -98,6 +99,6 @@ def test_the_short_ids_it_prints_open_the_records(tmp_path: Path) -> None:
     assert len(short) == 8
     shown = subprocess.run([sys.executable, "-m", "engine", "records", "show", short, "--store",
                             str(db), "--format", "json"], capture_output=True, text=True,
-                           timeout=60, check=False)
+                           timeout=HANG_S, check=False)
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.count(short) >= 1 and '"status": "rejected"' in shown.stdout

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.patience import HANG_S
+
 BANKING = Path(__file__).resolve().parents[2] / "configs" / "banking"
 
 
@@ -36,7 +38,7 @@ class Watch:
         for line in self.process.stdout:
             self.lines.put(line.rstrip("\n"))
 
-    def line(self, *, timeout: float = 30.0) -> str:
+    def line(self, *, timeout: float = HANG_S) -> str:
         try:
             return self.lines.get(timeout=timeout)
         except queue.Empty:
@@ -45,13 +47,13 @@ class Watch:
 
     def stop(self, signum: int = signal.SIGINT) -> int:
         self.process.send_signal(signum)
-        return self.process.wait(timeout=15)
+        return self.process.wait(timeout=HANG_S)
 
     def close(self) -> str:
         """Kill it if still running, close the pipes, return what it wrote to stderr."""
         if self.process.poll() is None:
             self.process.kill()
-        self.process.wait(timeout=15)
+        self.process.wait(timeout=HANG_S)
         assert self.process.stdout is not None
         if self.stderr.closed:
             return ""
@@ -149,7 +151,7 @@ def test_json_lines_and_until_reload(folder: Path, tmp_path: Path) -> None:
     result = json.loads(watch.line())
     assert result["outcome"] == "applied" and result["previous_version"] == started["version"]
     assert result["version"] != started["version"] and result["issues"] == []
-    assert watch.process.wait(timeout=15) == 0  # --until-reload: exits after the first result
+    assert watch.process.wait(timeout=HANG_S) == 0  # --until-reload: exits after the first result
     watch.close()
 
 
@@ -180,7 +182,7 @@ def test_invalid_config_at_start_exits_1_with_the_issues(folder: Path) -> None:
     edit(folder / "routing.yaml", "    to: card_recommendation", "    to: nobody")
     result = subprocess.run(
         [sys.executable, "-m", "engine", "watch", str(folder)],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True, text=True, timeout=HANG_S, check=False,
     )
     assert result.returncode == 1
     assert "routing.yaml:" in result.stdout and "error[unknown-agent]" in result.stdout

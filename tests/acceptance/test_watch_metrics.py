@@ -16,6 +16,7 @@ import pytest
 
 from tests.acceptance.test_watch_cli import BANKING, Watch, edit
 from tests.extras import need
+from tests.patience import HANG_S
 
 need("prometheus_client", extra="prometheus", group="observability")
 
@@ -24,7 +25,7 @@ CONFIG = 'config="banking-concierge"'
 
 def scrape(url: str) -> dict[str, float]:
     """`name{labels}` -> value of every sample /metrics serves now."""
-    with urllib.request.urlopen(url, timeout=10) as response:
+    with urllib.request.urlopen(url, timeout=HANG_S) as response:
         text = response.read().decode()
     found = {}
     for line in text.splitlines():
@@ -34,7 +35,7 @@ def scrape(url: str) -> dict[str, float]:
     return found
 
 
-def json_lines(path: Path, count: int, *, timeout: float = 30) -> list[dict[str, object]]:
+def json_lines(path: Path, count: int, *, timeout: float = HANG_S) -> list[dict[str, object]]:
     """The first `count` JSON lines the process wrote to stderr (waits for them)."""
     deadline = time.monotonic() + timeout
     while True:
@@ -98,7 +99,7 @@ def test_a_taken_metrics_port_is_a_usage_error(tmp_path: Path) -> None:
         port = taken.getsockname()[1]
         done = subprocess.run(
             [sys.executable, "-m", "engine", "watch", str(BANKING), "--metrics-port", str(port)],
-            capture_output=True, text=True, timeout=60,
+            capture_output=True, text=True, timeout=HANG_S,
         )
     assert done.returncode == 2
     assert f"--metrics-port {port}: cannot listen on 127.0.0.1" in done.stderr

@@ -9,6 +9,7 @@ third-party dependencies are borrowed from the test environment's site-packages 
 from __future__ import annotations
 
 import importlib.util
+import json
 import shutil
 import subprocess
 import sys
@@ -19,7 +20,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.acceptance.test_pre_commit import snapshot_of_this_repo
 from tests.conftest import CONFIGS, REPO
+from tests.patience import HANG_S
 
 SCHEMAS = [
     "engine.schema.json",
@@ -42,7 +45,7 @@ CONSOLE_CHECK = (
 
 
 def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(list(args), cwd=cwd, capture_output=True, text=True, timeout=300)
+    return subprocess.run(list(args), cwd=cwd, capture_output=True, text=True, timeout=HANG_S)
 
 
 def build_wheel(out: Path) -> Path:
@@ -129,3 +132,30 @@ def test_wheel_installs_and_checks_configs_with_bundled_schemas(tmp_path: Path) 
     checked = run(handoff, "check", "configs/desk", "--strict", cwd=tmp_path / "work")
     assert (checked.returncode, checked.stdout.strip()) == (0, "checked 1 set, 5 files: ok")
     assert (tmp_path / "work" / ".handoff" / "schemas" / "specs").is_dir()
+
+
+@pytest.mark.slow
+def test_install_from_a_git_commit_as_the_getting_started_page_shows(tmp_path: Path) -> None:
+    """`pip install "handoff-engine @ git+URL@<commit sha>"` into a fresh venv, then the
+    older `git+URL@<sha>#egg=handoff-engine` form resolved to the same commit (a dry run)."""
+    repo = snapshot_of_this_repo(tmp_path / "handoff-engine")
+    sha = run("git", "rev-parse", "HEAD", cwd=repo).stdout.strip()
+    url = f"git+file://localhost{repo}@{sha}"  # a host, as in an https URL (pip 23 needs one)
+    python = fresh_venv(tmp_path / "venv")
+    offline = ["--no-deps", "--no-build-isolation", "--no-index", "-q"]
+    pip = [sys.executable, "-m", "pip", "--python", str(python), "install", *offline]
+    installed = run(*pip, f"handoff-engine @ {url}", cwd=tmp_path)
+    assert installed.returncode == 0, installed.stderr[-2000:]
+    shutil.copytree(CONFIGS / "banking", tmp_path / "work" / "banking")
+    check = run(str(tmp_path / "venv" / "bin" / "handoff"), "check", "banking", "--strict",
+                cwd=tmp_path / "work")
+    assert (check.returncode, check.stdout.strip()) == (0, "checked 1 set, 9 files: ok"), check
+    where = run(str(python), "-c", "import engine; print(engine.__file__)", cwd=tmp_path / "work")
+    assert where.stdout.startswith(str(tmp_path / "venv")), where
+
+    egg = run(*pip, "--dry-run", "--ignore-installed", "--report", "-",
+              f"{url}#egg=handoff-engine", cwd=tmp_path)
+    assert egg.returncode == 0, egg.stderr[-2000:]
+    (item,) = json.loads(egg.stdout)["install"]
+    assert item["metadata"]["name"] == "handoff-engine"
+    assert item["download_info"]["vcs_info"]["commit_id"] == sha

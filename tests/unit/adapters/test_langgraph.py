@@ -37,6 +37,7 @@ def run(body: Callable[[AsyncEngine], Any], config: Path = BANKING) -> Any:
     return asyncio.run(main())
 
 
+@pytest.mark.slow
 def test_handoff_tools_show_the_model_the_targets_payload_schema() -> None:
     async def body(engine: AsyncEngine) -> Any:
         return HandoffGraph(engine, model=ScriptedChatModel.of([])).handoff_tools("concierge")

@@ -15,6 +15,7 @@ from engine.cli.output import FORMATS, render_issues
 from engine.config.folders import MAX_FOLDER_DEPTH
 from engine.config.loader import check_paths, load_config, set_members
 from tests.conftest import CONFIGS
+from tests.patience import HANG_S
 from tests.sandbox import run_python, watch
 from tests.unit.config.helpers import config_set, deep_folders, link_chain, remove_deep_folders
 
@@ -132,7 +133,7 @@ def test_a_fifo_where_a_file_is_expected_is_refused_without_waiting(write_files:
         from engine.config.loader import check_paths
         print([(i.code, i.file) for i in check_paths([{str(root)!r}]).issues])
         """,
-        timeout=60,
+        timeout=HANG_S,
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == str([("not-a-file", str(root / "agents" / "notes.yaml"))])

@@ -71,6 +71,7 @@ def test_a_corpus_outside_the_rules_cannot_be_picked(folder: Path, name: str) ->
         pick_corpus(folder, name)
 
 
+@pytest.mark.slow
 def test_the_eval_page_never_shows_an_outside_file(client: TestClient) -> None:
     page = client.get("/eval")
     assert page.status_code == 200 and "corpus/dev.csv" in page.text

@@ -11,6 +11,7 @@ import pytest
 from engine.console.live import LiveConfig
 from engine.runtime.engine import Engine
 from engine.runtime.watch import WatchOptions
+from tests.patience import HANG_S
 
 from .conftest import BANKING
 
@@ -30,7 +31,7 @@ def test_a_reload_wakes_waiters_and_records_its_result(tmp_path: Path) -> None:
             seen = []
             for edit in (text.replace("id: file-a-claim", "id: claims-rule"),
                          text.replace("priority: 50", "priority: high")):
-                waiter = asyncio.create_task(live.changed(since=live.generation, timeout=30))
+                waiter = asyncio.create_task(live.changed(since=live.generation, timeout=HANG_S))
                 await asyncio.sleep(0)
                 routing.write_text(edit, encoding="utf-8")
                 await asyncio.to_thread(engine.reload)  # a reload off the loop, as watching does
@@ -70,7 +71,8 @@ def test_a_failing_build_shows_as_a_rejected_edit_and_the_watch_goes_on(
                                           text.replace("priority: 40", "priority: 42"))):
                     if n == 0:
                         monkeypatch.setattr(pipeline, "link_config", boom)
-                    waiter = asyncio.create_task(live.changed(since=live.generation, timeout=30))
+                    waiter = asyncio.create_task(
+                        live.changed(since=live.generation, timeout=HANG_S))
                     await asyncio.sleep(0)
                     routing.write_text(edit, encoding="utf-8")
                     await waiter

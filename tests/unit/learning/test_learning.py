@@ -6,6 +6,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from engine.config.loader import load_config
 from engine.evaluation.corpus import Row
 from engine.evaluation.sweep import Thresholds, thresholds_of, with_thresholds
@@ -101,6 +103,7 @@ def test_a_part_split_again_with_a_salt_keeps_rows_on_both_sides() -> None:
     assert len(fit) > len(check) > 30
 
 
+@pytest.mark.slow
 def test_thresholds_are_chosen_on_held_out_rows_within_the_false_transfer_bound() -> None:
     snapshot = load_config(CONFIGS / "banking")
     corpus = rows(*[(f"my gizmo number {n} is kaput again", "claims") for n in range(40)],

@@ -27,6 +27,7 @@ from engine import (
     UsageError,
     load_config,
 )
+from tests.patience import HANG_S
 
 ROOT = Path(__file__).resolve().parents[3]
 BANKING = ROOT / "configs" / "banking"
@@ -131,7 +132,7 @@ def test_m3_pump_has_no_xml_peers_empty_means_no_one_and_answers_reach_the_calle
             return (await pump.request("tool", Ping(text="go")),
                     await pump.request("dotted.xml", Ping(text="go")))
 
-    answer, failure = asyncio.run(asyncio.wait_for(main(), 10))
+    answer, failure = asyncio.run(asyncio.wait_for(main(), HANG_S))
     assert got == {"lonely": [ROUTING_MESSAGE], "tool": [], "xml": []}
     assert answer == Ping(text="back")
     assert isinstance(failure, SystemError) and failure.code == "contract"  # once, to the caller

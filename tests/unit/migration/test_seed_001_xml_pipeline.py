@@ -25,6 +25,7 @@ from engine.pump import (
     get_todo_registry,
 )
 from engine.pump.contract import ROUTING_MESSAGE
+from tests.patience import HANG_S
 
 
 class AddPayload(BaseModel):
@@ -45,7 +46,7 @@ class GreetingResponse(BaseModel):
 
 
 def run(coro: Awaitable[Any]) -> Any:
-    return asyncio.run(asyncio.wait_for(coro, 10))  # type: ignore[arg-type]
+    return asyncio.run(asyncio.wait_for(coro, HANG_S))  # type: ignore[arg-type]
 
 
 def test_handlers_must_be_async_and_are_never_wrapped() -> None:

@@ -13,6 +13,7 @@ from engine.pump import HandlerMetadata, HandlerResponse, ListenerRegistry, Pump
 from engine.pump.bridge import HandoffBridge
 from engine.runtime.handoff import HandoffOutcome
 from engine.runtime.reload import ReloadResult
+from tests.patience import HANG_S
 
 
 def routed(engine: Engine) -> HandoffOutcome:
@@ -85,6 +86,6 @@ async def run_chain(engine: Engine) -> Pump:
     registry = chain()
     bridge = HandoffBridge(engine.manager, registry)
     async with Pump(registry, bridge=bridge, observer=engine.observer) as pump:
-        assert await pump.request("desk", Ask(text="hi"), timeout=10) == Answer(text="HI")
+        assert await pump.request("desk", Ask(text="hi"), timeout=HANG_S) == Answer(text="HI")
         await pump.join()
     return pump

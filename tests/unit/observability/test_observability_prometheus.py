@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.extras import need
+from tests.patience import HANG_S
 
 need("prometheus_client", extra="prometheus", group="observability")
 
@@ -164,7 +165,7 @@ def test_serve_answers_on_localhost(engine: Engine) -> None:
     try:
         assert server.server_address[0] == "127.0.0.1"
         url = f"http://127.0.0.1:{server.server_port}/metrics"
-        with urllib.request.urlopen(url, timeout=10) as response:
+        with urllib.request.urlopen(url, timeout=HANG_S) as response:
             body = response.read().decode()
         assert 'handoffs_total{layer="rule",outcome="routed",reason="none"} 1.0' in body
     finally:

@@ -21,6 +21,7 @@ from engine.pump.envelope import Envelope, Outcome
 from engine.pump.registry import Listener
 from engine.redaction import REDACTED, Redactor
 from engine.stores import MemoryStore
+from tests.patience import HANG_S
 from tests.unit.observability.scenarios import (
     bounce,
     refused,
@@ -218,6 +219,7 @@ def test_pump_messages_carry_the_context_they_were_sent_from(engine: Engine) -> 
     assert pump.queue_depths() == {"desk": 0, "triage": 0, "specialist": 0}
 
 
+@pytest.mark.slow
 def test_metrics_without_the_extra_names_it() -> None:
     done = _blocked("prometheus_client", "from engine import Engine\n"
                     "Engine('configs/banking', sweep_interval_s=None).metrics()")
@@ -231,6 +233,7 @@ def test_the_otel_observer_without_the_extra_names_it() -> None:
     assert issubclass(MissingExtra, UsageError)
 
 
+@pytest.mark.slow
 def test_nothing_optional_is_imported_unless_asked_for() -> None:
     script = (
         "import sys\n"
@@ -280,6 +283,6 @@ def test_an_observer_given_to_a_pump_that_raises_never_stops_its_workers() -> No
 
     async def main() -> Any:
         async with Pump(chain(), observer=Failing()) as pump:
-            return await pump.request("desk", Ask(text="hi"), timeout=10)
+            return await pump.request("desk", Ask(text="hi"), timeout=HANG_S)
 
     assert asyncio.run(main()) == Answer(text="HI")

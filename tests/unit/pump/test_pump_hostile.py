@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from engine.errors import RegistrationError, UsageError
 from engine.pump import HandlerMetadata, HandlerResponse, ListenerRegistry, Pump
 from engine.pump.payloads import MAX_NESTING, PayloadSpec, nested_deeper
+from tests.patience import HANG_S
 
 DEEP = 5_000
 
@@ -44,7 +45,7 @@ def cyclic() -> list[Any]:
 
 
 def run(coro: Awaitable[Any]) -> Any:
-    return asyncio.run(asyncio.wait_for(coro, 10))  # type: ignore[arg-type]
+    return asyncio.run(asyncio.wait_for(coro, HANG_S))  # type: ignore[arg-type]
 
 
 async def echo(payload: Any, metadata: HandlerMetadata) -> HandlerResponse:
@@ -75,7 +76,7 @@ def test_a_hostile_payload_is_refused_by_inject_not_raised(spec: str, payload: s
             with pytest.raises(UsageError, match=REFUSED):
                 await pump.inject("desk", HOSTILE[payload])
             assert await pump.request("desk", Box(inner=1) if spec == "model" else {"ok": 1},
-                                      timeout=5) is not None  # still serving
+                                      timeout=HANG_S) is not None  # still serving
 
     run(main())
 
@@ -95,7 +96,7 @@ def test_a_handler_sending_a_deep_payload_gets_a_validation_error() -> None:
 
     async def main() -> Any:
         async with Pump(listeners) as pump:
-            return await pump.request("lead", "go", timeout=5)
+            return await pump.request("lead", "go", timeout=HANG_S)
 
     assert run(main()) == "done"
     assert seen[0].code == "validation" and "nested deeper than 64 levels" in seen[0].message
@@ -104,7 +105,7 @@ def test_a_handler_sending_a_deep_payload_gets_a_validation_error() -> None:
 def test_payloads_up_to_the_cap_are_delivered() -> None:
     async def main() -> None:
         async with Pump(registry({"type": "object"})) as pump:
-            assert await pump.request("desk", deep_dict(MAX_NESTING), timeout=5) == \
+            assert await pump.request("desk", deep_dict(MAX_NESTING), timeout=HANG_S) == \
                 deep_dict(MAX_NESTING)
             with pytest.raises(UsageError, match=f"nested deeper than {MAX_NESTING} levels"):
                 await pump.inject("desk", deep_dict(MAX_NESTING + 1))
@@ -131,7 +132,7 @@ def test_outside_senders_may_not_use_reserved_or_malformed_names(sender: Any) ->
             with pytest.raises(UsageError, match="sender"):
                 await pump.inject("desk", {}, sender=sender)
             with pytest.raises(UsageError, match="sender"):
-                await pump.request("desk", {}, sender=sender, timeout=5)
+                await pump.request("desk", {}, sender=sender, timeout=HANG_S)
             assert pump.stats().injected == 0
 
     run(main())

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from engine.pump import HandlerMetadata, HandlerResponse, Pump
+from tests.patience import HANG_S
 from tests.unit.pump.test_pump_pump import Result, Task, pipeline, run
 
 
@@ -66,7 +67,7 @@ def test_an_awaiting_handler_inside_its_timeout_is_no_overrun() -> None:
         return HandlerResponse.respond(Result(value="ok"))
 
     async def main() -> Any:
-        async with Pump(pipeline(quick, timeout=1.0)) as pump:
+        async with Pump(pipeline(quick, timeout=HANG_S)) as pump:
             return await pump.request("lead", {"text": "x"}), pump.stats()
 
     reply, stats = run(main())

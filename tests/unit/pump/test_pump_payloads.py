@@ -7,6 +7,7 @@ from pydantic import BaseModel
 
 from engine.pump import PayloadSpec
 from engine.pump.payloads import PayloadRejected
+from tests.patience import HANG_S
 from tests.sandbox import run_python
 
 
@@ -91,6 +92,6 @@ def test_a_listener_schema_check_is_bounded_whatever_the_schema() -> None:
                                    default_name="loop")
     except jsonschema.SchemaError as error:
         print("loop refused")
-    """, timeout=90)
+    """, timeout=HANG_S)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split("\n")[:2] == ["refused True", "loop refused"]

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from engine.pump import HandlerMetadata, HandlerResponse, Limits, ListenerRegistry, Pump
+from tests.patience import HANG_S
 
 NAMES = ["a", "b.x", "c"]
 ACTIONS = ["respond", "none", "raise", "wrong", "bad-payload", "fanout", *NAMES, "ghost"]
@@ -52,15 +53,15 @@ def behaviour(plan: list[str]) -> Any:
 def test_the_pump_always_settles(plans: dict[str, list[str]], peers: Any) -> None:
     registry = ListenerRegistry()
     for name in NAMES:
-        registry.register(name, behaviour(plans[name]), payload=Msg, peers=peers, timeout=1)
+        registry.register(name, behaviour(plans[name]), payload=Msg, peers=peers, timeout=HANG_S)
 
     async def main() -> None:
         limits = Limits(max_depth=8, max_fanout=2, max_hops=300)
         async with Pump(registry, limits=limits) as pump:
             replies = await asyncio.wait_for(
-                asyncio.gather(*(pump.request(name, {"n": 0}) for name in NAMES)), 10
+                asyncio.gather(*(pump.request(name, {"n": 0}) for name in NAMES)), HANG_S
             )
-            await asyncio.wait_for(pump.join(), 10)
+            await asyncio.wait_for(pump.join(), HANG_S)
             stats = pump.stats()
         assert len(replies) == 3
         assert stats.in_flight == 0 and stats.injected == 3

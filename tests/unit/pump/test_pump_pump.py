@@ -19,6 +19,7 @@ from engine.pump import (
     SystemError,
     TodoRegistered,
 )
+from tests.patience import HANG_S
 
 
 class Task(BaseModel):
@@ -30,7 +31,7 @@ class Result(BaseModel):
 
 
 def run(coro: Awaitable[Any]) -> Any:
-    return asyncio.run(asyncio.wait_for(coro, 10))  # type: ignore[arg-type]
+    return asyncio.run(asyncio.wait_for(coro, HANG_S))  # type: ignore[arg-type]
 
 
 async def upper(payload: Task, metadata: HandlerMetadata) -> HandlerResponse:

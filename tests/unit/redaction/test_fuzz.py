@@ -4,6 +4,7 @@ words written the same ways never are. Bounded for CI: a fixed number of example
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -74,6 +75,7 @@ def plain_keys(draw: st.DrawFn) -> str:
     return draw(disguised(spell(parts, draw(st.sampled_from(STYLES)))))
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(secret_keys())
 def test_secret_words_however_spelled_are_redacted(key: str) -> None:
@@ -81,6 +83,7 @@ def test_secret_words_however_spelled_are_redacted(key: str) -> None:
     assert REDACTOR.redact({key: "s3cr3t"}) == {key: "[redacted]"}
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(plain_keys())
 def test_ordinary_words_however_spelled_are_kept(key: str) -> None:

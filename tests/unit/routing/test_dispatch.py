@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -51,6 +52,7 @@ requests = st.builds(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(drawn=rules, request=requests)
 def test_dispatch_finds_the_same_rule_as_a_full_scan(

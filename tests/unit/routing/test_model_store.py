@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine.routing import linear, model_store
+from tests.patience import HANG_S
 from tests.unit.routing.test_linear import corpus
 
 FIT_AND_ROUTE = """
@@ -29,12 +30,13 @@ print(len(calls), [round(value) for value in scores.values])
 
 def run(cache: Path | str) -> list[str]:
     done = subprocess.run([sys.executable, "-c", FIT_AND_ROUTE], capture_output=True,
-                          text=True, timeout=60, env={"HANDOFF_MODEL_CACHE": str(cache),
+                          text=True, timeout=HANG_S, env={"HANDOFF_MODEL_CACHE": str(cache),
                                                       "PATH": "/usr/bin:/bin"},
                           cwd=Path(__file__).resolve().parents[3], check=True)
     return done.stdout.split(" ", 1)
 
 
+@pytest.mark.slow
 def test_a_second_process_reads_the_model_the_first_fitted(tmp_path: Path) -> None:
     first, second = run(tmp_path), run(tmp_path)
     assert first[0] == "1" and second[0] == "0"  # fitted once, then read
@@ -42,6 +44,7 @@ def test_a_second_process_reads_the_model_the_first_fitted(tmp_path: Path) -> No
     assert len(list(tmp_path.glob("*.model"))) == 1
 
 
+@pytest.mark.slow
 def test_a_damaged_file_is_fitted_again_and_replaced(tmp_path: Path) -> None:
     run(tmp_path)
     [kept] = tmp_path.glob("*.model")
@@ -51,6 +54,7 @@ def test_a_damaged_file_is_fitted_again_and_replaced(tmp_path: Path) -> None:
     assert run(tmp_path)[0] == "0"  # the file written again reads
 
 
+@pytest.mark.slow
 def test_off_or_unwritable_changes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                            ) -> None:
     assert run("off")[0] == "1"

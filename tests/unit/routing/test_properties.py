@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -60,6 +61,7 @@ histories = st.lists(st.tuples(st.sampled_from(NAMES[:3]), st.sampled_from(NAMES
                      max_size=5)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(config=configs(), request=requests(), history=histories)
 def test_the_target_is_never_the_sender_and_always_allowed(
@@ -79,6 +81,7 @@ def test_the_target_is_never_the_sender_and_always_allowed(
     assert round_trips(history, sender.name, target.name) <= policies.max_bounces
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(config=configs(), request=requests())
 def test_routing_is_deterministic(
@@ -90,6 +93,7 @@ def test_routing_is_deterministic(
     assert first.to_dict() == again.to_dict()
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(config=configs(), request=requests())
 def test_keyword_winner_matches_a_naive_scan(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +14,7 @@ import pytest
 from engine.config.loader import load_config
 from engine.config.models import AgentSpec, ConfigSet, EngineSpec
 from engine.config.snapshot import Snapshot, compile_snapshot
+from tests.patience import wait_until
 
 
 def snapshot_of(*agents: dict[str, Any], entry: str = "concierge", version: str = "v1") -> Snapshot:
@@ -124,15 +124,6 @@ def config_folder(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> C
     folder = tmp_path / "banking"
     shutil.copytree(BANKING, folder)
     return ConfigFolder(folder, _versions(tmp_path_factory.mktemp("versions")))
-
-
-def wait_until(predicate: Callable[[], object], what: str, *, timeout: float = 5.0) -> None:
-    """Poll `predicate` until it is true; fail naming `what` after `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        time.sleep(0.005)
 
 
 @pytest.fixture

@@ -20,6 +20,7 @@ from engine.runtime.async_engine import AsyncEngine
 from engine.runtime.engine import Engine
 from engine.runtime.hooks import Event
 from engine.stores import RecordQuery, SQLiteStore
+from tests.patience import HANG_S
 
 BANKING = Path(__file__).resolve().parents[3] / "configs" / "banking"
 
@@ -84,7 +85,7 @@ async def test_store_work_runs_on_the_worker_thread_and_async_hooks_on_the_loop(
         engine.on("handoff_created", sync_hook)
         engine.on("handoff_created", async_hook)
         await engine.handoff("hello", sender="concierge", tool="handoff_claims")
-        await asyncio.wait_for(hooked.wait(), 5)
+        await asyncio.wait_for(hooked.wait(), HANG_S)
     assert seen["sync"].startswith("handoff-store") and seen["async"] == loop_thread
 
 

@@ -17,6 +17,7 @@ from engine.errors import ConfigError, HandoffExpired, UsageError
 from engine.lifecycle import FailureReason, HandoffStatus
 from engine.runtime.engine import Engine
 from engine.runtime.hooks import Event
+from tests.patience import HANG_S
 
 BANKING = Path(__file__).resolve().parents[3] / "configs" / "banking"
 
@@ -95,7 +96,7 @@ def test_an_engine_made_inside_a_running_loop_sweeps_off_the_loop(
                 await asyncio.sleep(0.01)  # the loop stays free while the sweeper works
         return seen[0]
 
-    assert asyncio.run(asyncio.wait_for(main(), 5)) == "handoff-sweeper"
+    assert asyncio.run(asyncio.wait_for(main(), HANG_S)) == "handoff-sweeper"
 
 
 def test_a_bad_sweep_interval_is_a_usage_error() -> None:

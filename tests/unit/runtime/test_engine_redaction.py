@@ -43,6 +43,7 @@ def with_pin_schema(tmp_path: Path, extra_root: str = "") -> Path:
     return folder
 
 
+@pytest.mark.slow
 def test_nothing_secret_reaches_the_store_the_hooks_the_exports_or_the_capsule(
     tmp_path: Path,
 ) -> None:

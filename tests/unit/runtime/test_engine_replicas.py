@@ -14,6 +14,7 @@ from engine.lifecycle import HandoffStatus
 from engine.runtime.engine import Engine
 from engine.runtime.hooks import Event
 from engine.stores import MemoryStore, SQLiteStore
+from tests.patience import HANG_S
 
 
 @pytest.fixture
@@ -68,7 +69,7 @@ def test_a_session_on_one_replica_waits_for_the_other_to_accept(
     rid = outcome.record.record_id
     accepter = threading.Timer(0.05, lambda: b.accept(rid, actor="fraud_agent"))
     accepter.start()
-    record = a.wait_status(rid, "accepted", timeout_s=10)
+    record = a.wait_status(rid, "accepted", timeout_s=HANG_S)
     accepter.join()
     assert record.status is HandoffStatus.accepted
     assert record.history[-1].actor == "fraud_agent"
@@ -76,7 +77,7 @@ def test_a_session_on_one_replica_waits_for_the_other_to_accept(
     async def until_completed() -> HandoffStatus:
         finisher = threading.Timer(0.05, lambda: b.complete(rid, {"case": "F-1"}))
         finisher.start()
-        done = await a.await_status(rid, HandoffStatus.completed, timeout_s=10)
+        done = await a.await_status(rid, HandoffStatus.completed, timeout_s=HANG_S)
         finisher.join()
         return done.status
 

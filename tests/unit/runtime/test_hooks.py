@@ -9,6 +9,7 @@ import threading
 import pytest
 
 from engine.runtime.hooks import Event, Hooks
+from tests.patience import HANG_S
 
 
 def test_sync_and_async_hooks_both_run_without_a_loop() -> None:
@@ -40,7 +41,7 @@ def test_async_hooks_run_on_the_bound_loop_when_emitted_from_another_thread() ->
         hooks.add("handoff_created", hook)
         thread = threading.Thread(target=hooks.emit, args=(Event("handoff_created"),))
         thread.start()
-        await asyncio.wait_for(done.wait(), 5)
+        await asyncio.wait_for(done.wait(), HANG_S)
         thread.join()
         assert ran_on == [threading.get_ident()]
 

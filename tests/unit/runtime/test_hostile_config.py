@@ -20,6 +20,7 @@ from engine.errors import ConfigError
 from engine.runtime.engine import Engine
 from engine.runtime.reload import Reloader
 from engine.runtime.watch import ConfigWatcher, WatchOptions
+from tests.patience import HANG_S
 from tests.sandbox import run_python, watch
 from tests.unit.config.helpers import config_set
 from tests.unit.runtime.conftest import routing_for
@@ -46,7 +47,7 @@ def test_a_nested_quantifier_pattern_refuses_hostile_payloads_at_once(write_file
             print(hostile.target, hostile.refusal.field_path, hostile.record.status.value)
             print(fine.target)
         """,
-        timeout=60,
+        timeout=HANG_S,
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split("\n")[:2] == ["None code rejected", "b"]
@@ -70,7 +71,7 @@ def test_special_files_beside_the_set_never_hang_or_exhaust_the_engine(config_fo
         with Engine({str(root)!r}) as engine:
             print(engine.reload(force=True).outcome, len(engine.snapshot.agents))
         """,
-        timeout=60,
+        timeout=HANG_S,
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["unchanged", "6"]
@@ -84,7 +85,9 @@ def test_the_engine_reads_only_the_files_of_its_set(config_folder: Any) -> None:
         engine = Engine(root)
         engine.reload(force=True)
         engine.close()
-    assert activity.outside(root) == []
+    # Besides the set: the fitted-model cache (written the first time a set's examples are
+    # fitted, read after that), whichever test fits them first.
+    assert activity.outside(root, os.environ["HANDOFF_MODEL_CACHE"]) == []
     assert str(root / "notes.yaml") not in activity.opened
     assert not [path for path in activity.listed if "usr" in Path(path).parts]
 
@@ -167,20 +170,40 @@ def test_a_file_written_in_chunks_is_never_served_half_written(
     half_copy = config_folder.copy_as("card_recommendation", tmp_path / "half")
     (half_copy / "routing.yaml").write_text(half, encoding="utf-8")
     half_version = load_config(half_copy).version  # valid: a prefix missing 7 of 8 rules
+    settle_s = 2.0
+    for _ in range(10):
+        served, paused = _write_in_two_chunks(config_folder, half, rest, settle_s, wait_for)
+        if paused < settle_s:
+            break  # the premise held: the writer paused for less than the settle window
+    else:  # a machine too busy to pause for less than 2 s ten times: no verdict to give
+        raise AssertionError(f"the writer never paused for less than {settle_s} s")
+    assert half_version not in served, f"paused {paused:.2f} s"
+    assert served == [config_folder.versions["investment_advisor"]]
+
+
+def _write_in_two_chunks(
+    config_folder: Any, half: str, rest: str, settle_s: float, wait_for: Any
+) -> tuple[list[str], float]:
+    """Write routing.yaml in two chunks 0.6 s apart under a watcher with a `settle_s` window:
+    the versions served, and how long the writer really paused (a busy machine may stretch
+    it past the window, and then the half file may rightly be served)."""
+    config_folder.routing.write_text(routing_for("card_recommendation"), encoding="utf-8")
     reloader = Reloader(config_folder.path)
     served: list[str] = []
-    options = WatchOptions(settle_ms=2000, poll_interval_s=None)
+    options = WatchOptions(settle_ms=int(settle_s * 1000), poll_interval_s=None)
     with ConfigWatcher(reloader, options=options, on_result=lambda r: served.append(r.version)):
         time.sleep(0.2)
+        started = time.monotonic()  # from the truncation to the last chunk
         with open(config_folder.routing, "w", encoding="utf-8") as handle:
             handle.write(half)
             handle.flush()
             time.sleep(0.6)
             handle.write(rest)
+            handle.flush()
+            paused = time.monotonic() - started
         target = config_folder.versions["investment_advisor"]
-        wait_for(lambda: reloader.current.version == target, "the full file", timeout=15)
-    assert half_version not in served
-    assert served == [target]
+        wait_for(lambda: reloader.current.version == target, "the full file")
+    return served, paused
 
 
 @pytest.mark.slow

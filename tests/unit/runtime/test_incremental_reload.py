@@ -99,6 +99,7 @@ def _cold(folder: Path) -> tuple[str, tuple[str, ...]]:
     return snapshot.version, tuple(str(found) for found in snapshot.warnings)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("edits", [
     [("concierge", "claims]", "claims, ghost]")],  # a new unknown peer in the edited file
     [("card_recommendation", "peers: [concierge]", "peers: []")],  # a new dead end

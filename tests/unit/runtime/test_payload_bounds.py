@@ -23,6 +23,7 @@ from engine.runtime.async_engine import AsyncEngine
 from engine.runtime.engine import Engine
 from engine.runtime.payloads import check_payload
 from engine.validation.patterns import compile_pattern
+from tests.patience import HANG_S
 from tests.sandbox import run_python
 from tests.unit.config.helpers import config_set
 from tests.unit.runtime.conftest import snapshot_of
@@ -66,7 +67,7 @@ def test_unique_items_over_tens_of_thousands_of_objects_is_checked_at_once() -> 
     print(check(schema, {"xs": items}) is None)
     refusal = check(schema, {"xs": [*items, {"b": "x", "a": 59_999}]})
     print(refusal.field_path, "has non-unique elements" in refusal.detail)
-    """, timeout=90)
+    """, timeout=HANG_S)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split("\n")[:2] == ["True", "xs True"]
 
@@ -90,7 +91,7 @@ def test_a_recursive_any_of_never_runs_away_on_deep_payloads() -> None:
         refusal = check(schema, nest(depth, 5))
         print(depth, refusal is not None and "budget" in refusal.detail)
     print(check(schema, nest(60, {})) is None)
-    """, timeout=90)
+    """, timeout=HANG_S)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["16", "True", "20", "True", "30", "True", "60", "True",
                                      "True"]

@@ -66,6 +66,7 @@ def test_invalid_edit_is_rejected_and_old_snapshot_keeps_serving(
     assert reloader.stats.last_ok and reloader.stats.rejected == 1
 
 
+@pytest.mark.slow
 def test_rejection_codes_name_the_problem(config_folder: Any) -> None:
     reloader = Reloader(config_folder.path)
     codes = {}

@@ -57,6 +57,7 @@ def _assert_like_cold(reloader: Reloader, folder: Path) -> None:
     assert served.example_index == cold.example_index
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", sorted(EDITS))
 def test_an_edit_reloaded_from_its_path_equals_a_cold_load(config_folder: Any, kind: str) -> None:
     folder = config_folder.path
@@ -70,6 +71,7 @@ def test_an_edit_reloaded_from_its_path_equals_a_cold_load(config_folder: Any, k
     _assert_like_cold(reloader, folder)
 
 
+@pytest.mark.slow
 def test_added_and_removed_files_equal_a_cold_load(config_folder: Any) -> None:
     folder = config_folder.path
     reloader = Reloader(folder)
@@ -198,6 +200,7 @@ def test_a_patched_build_moves_the_warnings_of_the_edited_file(config_folder: An
     _assert_like_cold(reloader, folder)
 
 
+@pytest.mark.slow
 def test_the_watcher_serves_what_a_cold_load_gives(config_folder: Any, wait_for: Any) -> None:
     """End to end, events only: each edit reaches serving equal to a cold load."""
     folder = config_folder.path

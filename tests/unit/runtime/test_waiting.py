@@ -16,9 +16,10 @@ from engine.errors import UsageError, WaitTimeout
 from engine.lifecycle import HandoffManager, HandoffRecord, HandoffRequest, HandoffStatus
 from engine.runtime.waiting import REACHABLE, StatusWaiter
 from engine.stores import MemoryStore, SQLiteStore, Store, open_store
+from tests.patience import HANG_S
 
 S = HandoffStatus
-NEVER = 60.0  # a poll interval no test may rely on: only a wake-up ends these waits in time
+NEVER = 4 * HANG_S  # a poll interval no test may rely on: only a wake-up ends these waits
 
 
 def new_handoff(manager: HandoffManager) -> str:
@@ -45,7 +46,7 @@ def test_a_move_wakes_the_waiter(memory: tuple[HandoffManager, StatusWaiter]) ->
     rid = new_handoff(manager)
     mover = later(lambda: manager.accept(rid))
     started = time.monotonic()
-    record = waiter.wait(rid, ["accepted"], timeout_s=10)
+    record = waiter.wait(rid, ["accepted"], timeout_s=HANG_S)
     mover.join()
     assert record.status is S.accepted and record.version == 2
     assert time.monotonic() - started < NEVER / 2
@@ -57,11 +58,11 @@ def test_a_status_it_can_no_longer_reach_ends_the_wait(
     manager, waiter = memory
     rid = new_handoff(manager)
     manager.reject(rid, "busy")
-    assert waiter.wait(rid, [S.accepted], timeout_s=1).status is S.rejected
+    assert waiter.wait(rid, [S.accepted], timeout_s=HANG_S).status is S.rejected
     moved = new_handoff(manager)
     manager.accept(moved)
     manager.start(moved)  # already past accepted: nothing to wait for
-    assert waiter.wait(moved, ["accepted"], timeout_s=1).status is S.in_progress
+    assert waiter.wait(moved, ["accepted"], timeout_s=HANG_S).status is S.in_progress
     assert REACHABLE[S.pending] == {S.accepted, S.in_progress, S.completed, S.rejected, S.failed}
     assert REACHABLE[S.completed] == frozenset()
 
@@ -90,17 +91,20 @@ def test_await_wakes_on_the_loop(memory: tuple[HandoffManager, StatusWaiter]) ->
     rid = new_handoff(manager)
 
     async def scenario() -> HandoffStatus:
-        mover = later(lambda: manager.accept(rid))
+        looped = threading.Event()  # the move waits for the loop to run: a blocked loop hangs
+        mover = later(lambda: looped.wait(HANG_S) and manager.accept(rid))
         ticks = 0
 
         async def tick() -> None:  # the loop keeps running while the waiter waits
             nonlocal ticks
             while True:
                 ticks += 1
+                if ticks > 3:
+                    looped.set()
                 await asyncio.sleep(0.001)
 
         ticker = asyncio.create_task(tick())
-        record = await waiter.await_(rid, ["accepted"], timeout_s=10)
+        record = await waiter.await_(rid, ["accepted"], timeout_s=HANG_S)
         ticker.cancel()
         mover.join()
         assert ticks > 3
@@ -117,7 +121,7 @@ def test_sqlite_written_by_another_process_is_polled(tmp_path: Path) -> None:
     waiter = StatusWaiter(here, poll_s=0.02, safety_poll_s=NEVER)  # `there` stands for it
     rid = new_handoff(there)
     mover = later(lambda: there.accept(rid))
-    assert waiter.wait(rid, ["accepted"], timeout_s=10).status is S.accepted
+    assert waiter.wait(rid, ["accepted"], timeout_s=HANG_S).status is S.accepted
     mover.join()
     waiter.close()
     here.close()
@@ -142,12 +146,12 @@ def test_a_move_on_another_replica_wakes_the_waiter(
     _, there, waiter = replicas
     rid = new_handoff(there)
     mover = later(lambda: there.accept(rid))
-    assert waiter.wait(rid, ["accepted"], timeout_s=10).status is S.accepted
+    assert waiter.wait(rid, ["accepted"], timeout_s=HANG_S).status is S.accepted
     mover.join()
 
     async def moved_elsewhere() -> HandoffStatus:
         mover = later(lambda: there.complete(rid, {"ok": True}))
-        record = await waiter.await_(rid, [S.completed], timeout_s=10)
+        record = await waiter.await_(rid, [S.completed], timeout_s=HANG_S)
         mover.join()
         return record.status
 
@@ -179,7 +183,7 @@ def test_a_move_missed_while_reconnecting_is_read_after_it(
         target=lambda: result.append(waiter.wait(rid, ["accepted"], timeout_s=NEVER).status)
     )
     waiting.start()
-    assert first_read.wait(NEVER)  # the waiter has looked once and now waits for a wake-up
+    assert first_read.wait(HANG_S)  # the waiter has looked once and now waits for a wake-up
     offline = HandoffManager(store=MemoryStore())  # the move, made without the store's SQL
     offline.store.put_many([there.get(rid)])
     accepted = offline.accept(rid)
@@ -195,7 +199,7 @@ def test_a_move_missed_while_reconnecting_is_read_after_it(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
             " WHERE application_name = %s", (listener,),
         )
-    waiting.join(NEVER)
+    waiting.join(HANG_S)
     assert result == [S.accepted]
     assert time.monotonic() - started < NEVER / 2  # woken by the re-read, not the last look
 

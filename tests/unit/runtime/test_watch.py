@@ -15,6 +15,7 @@ from watchfiles import Change
 
 from engine.runtime.reload import Reloader, ReloadResult
 from engine.runtime.watch import EVERY_FILE, ConfigWatcher, WatchOptions, _Cycle
+from tests.patience import HANG_S
 
 FAST = WatchOptions(debounce_ms=20, tick_ms=50, poll_interval_s=None)
 """Events only (no poll), so these tests prove the OS notifications are enough."""
@@ -187,11 +188,12 @@ def test_poll_rechecks_without_events(config_folder: Any) -> None:
 
 
 def test_stop_is_prompt_and_leaves_no_thread(config_folder: Any, wait_for: Any) -> None:
-    watcher = ConfigWatcher(Reloader(config_folder.path), options=WatchOptions(tick_ms=5000))
+    # A tick longer than the stop's own wait: a stop that waited for the tick would leave the
+    # thread running when it returns.
+    tick = WatchOptions(tick_ms=int(4 * HANG_S * 1000))
+    watcher = ConfigWatcher(Reloader(config_folder.path), options=tick)
     watcher.start()
     with pytest.raises(RuntimeError):
         watcher.start()
-    started = time.monotonic()
-    watcher.stop()
-    assert time.monotonic() - started < 2.0
+    watcher.stop(timeout=HANG_S)
     assert not any(t.name == "handoff-config-watch" for t in threading.enumerate())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
@@ -62,6 +63,7 @@ def _parts(path: str) -> list[int | str]:
     return [int(part) if part.isdigit() else part for part in path.split(".")]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(damaged())
 def test_model_agrees_with_schema_on_damaged_documents(case: tuple[str, dict[str, Any]]) -> None:

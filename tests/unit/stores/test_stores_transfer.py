@@ -233,6 +233,7 @@ def test_an_import_stream_is_read_lazily(record: MakeRecord) -> None:
         list(records)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", ["json", "jsonl"])
 def test_reading_an_export_holds_one_item_not_the_file(
     fmt: str, record: MakeRecord, tmp_path: Path

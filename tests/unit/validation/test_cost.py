@@ -109,6 +109,7 @@ def applications(schema: dict[str, Any], payload: Any, monkeypatch: pytest.Monke
     return count[0]
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.function_scoped_fixture, HealthCheck.filter_too_much])
 @given(schema=SCHEMAS, payload=PAYLOADS)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 
 from engine.config.snapshot import Snapshot
@@ -31,6 +32,7 @@ def snapshot_with(schema: dict[str, Any]) -> Snapshot:
                        {"name": "b", "accepts": {"payload_schema": schema}}, entry="a")
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(schema=SCHEMAS, payload=PAYLOADS)

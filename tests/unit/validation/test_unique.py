@@ -26,6 +26,7 @@ VALUES = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(items=st.lists(VALUES, max_size=6))
 def test_the_same_verdict_as_pairwise_comparison(items: list[Any]) -> None:

@@ -12,6 +12,7 @@ from referencing.exceptions import Unresolvable
 
 from engine.config.schemas import load_schema
 from engine.validation.validators import format_checker, safe_validator
+from tests.patience import HANG_S
 from tests.sandbox import RecordingServer, run_python, watch
 
 NAMES = {"type": "object", "patternProperties": {"^[a-z]+$": {"type": "integer"}},
@@ -100,7 +101,7 @@ def test_hostile_text_against_nested_quantifiers_answers_at_once() -> None:
         ]
         print(checks)
         """,
-        timeout=60,
+        timeout=HANG_S,
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[False, True, False, False, True]"
@@ -117,7 +118,7 @@ def test_unique_items_over_tens_of_thousands_of_objects_answers_at_once() -> Non
         items = [{"a": index, "b": [index, "x"]} for index in range(60_000)]
         print(validator.is_valid(items), validator.is_valid([*items, {"b": [7, "x"], "a": 7}]))
         """,
-        timeout=60,
+        timeout=HANG_S,
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "True False"
@@ -165,7 +166,7 @@ def test_unevaluated_keywords_over_tens_of_thousands_of_keys_answer_at_once() ->
         print(objects.is_valid(keys), objects.is_valid({**keys, "z": 1}),
               items.is_valid(list(keys.values())), items.is_valid([*keys.values(), 1]))
         """,
-        timeout=60,
+        timeout=HANG_S,
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "True False True False"
