@@ -36,6 +36,7 @@ from engine.errors import UsageError  # noqa: E402
 from engine.lifecycle.models import FailureReason  # noqa: E402
 from engine.observability.otel import OTelObserver  # noqa: E402
 from engine.runtime.async_engine import AsyncEngine  # noqa: E402
+from tests.patience import HANG_S  # noqa: E402
 
 STOLEN = "Someone stole my card last night."
 Turns = Callable[[AgentSession[Any], VoiceTeam, AsyncEngine], Awaitable[Any]]
@@ -84,7 +85,7 @@ def converse(steps: list[Step], turns: Turns, config: Path = BANKING,
 
 async def typed(session: AgentSession[Any], team: VoiceTeam, words: str) -> None:
     """The caller types `words` (as a room's text input delivers them); waits for the answer."""
-    await asyncio.wait_for(team.caller_says(session, words), 60)
+    await asyncio.wait_for(team.caller_says(session, words), HANG_S)
 
 
 def raw_schemas(tools: list[Any]) -> dict[str, Any]:

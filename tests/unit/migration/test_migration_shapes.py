@@ -15,6 +15,7 @@ from pydantic import BaseModel
 
 from engine import ModelConfig, UsageError, VoiceConfig, check_paths, load_config
 from tests.conftest import FIXTURES
+from tests.patience import HANG_S
 
 ROOT = Path(__file__).resolve().parents[3]
 VOICE_SET = FIXTURES / "configs" / "valid" / "art-voice-agents"
@@ -86,7 +87,7 @@ def _pump_run(register: Any, calls: Any) -> Any:
         async with Pump(registry) as pump:
             return await calls(pump)
 
-    return asyncio.run(asyncio.wait_for(main(), 10))
+    return asyncio.run(asyncio.wait_for(main(), HANG_S))
 
 
 def test_s3_a_pure_tool_answers_whoever_called_by_from_id() -> None:

@@ -232,7 +232,7 @@ def test_get_todo_registry_works_in_start_up_and_admin_code() -> None:
         registry.register("agent", agent_handler, payload=[Greeting], agent=True)
         async with Pump(registry) as pump:
             await pump.inject("agent", Greeting(name="x"))
-            await asyncio.wait_for(registered.wait(), 10)
+            await asyncio.wait_for(registered.wait(), HANG_S)
             admin = get_todo_registry()  # admin code: outside any handler
             [pending] = admin.get_pending_for(seen["thread"], "agent")
             assert pending.watcher_id == seen["watcher"] and len(todo_registry) == 1
