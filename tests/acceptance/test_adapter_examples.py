@@ -83,3 +83,9 @@ def test_the_openai_agents_page_shows_the_example_app() -> None:
     app = page.split("```python\n", 1)[1].split("```", 1)[0]
     assert app.startswith("async def main(") and app in (
         EXAMPLES / "openai_agents" / "run.py").read_text("utf-8")
+
+
+def test_the_langgraph_page_shows_the_example_app() -> None:
+    page = (EXAMPLES.parent / "docs" / "integrations" / "langgraph.md").read_text("utf-8")
+    app = (EXAMPLES / "langgraph" / "run.py").read_text(encoding="utf-8")
+    assert f"```python\n{app}```" in page
