@@ -10,9 +10,11 @@ from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 
+from engine.adapters.common import not_in_team
 from engine.adapters.lifecycle import Conversation, LifecyclePolicy
 from engine.errors import UsageError
 from engine.runtime.async_engine import AsyncEngine
+from engine.runtime.engine import HandoffOutcome
 from engine.runtime.session import Session
 
 
@@ -26,6 +28,15 @@ def session_id_of(state: Mapping[str, Any], config: RunnableConfig | None) -> st
     """The call a run belongs to: the one its state names, else its thread, else a new one."""
     known = state.get("handoff_session") or thread_of(config)
     return str(known) if known else str(uuid.uuid4())
+
+
+async def unbuilt(engine: AsyncEngine, outcome: HandoffOutcome) -> UsageError:
+    """A handoff routed to an agent the graph has no node for (a reload enabled it after the
+    build): its record is rejected with the reason, and the error to raise is returned."""
+    assert outcome.target is not None
+    error = not_in_team(outcome.target, outcome.decision.config_version)
+    await engine.reject(outcome.record.record_id, str(error)[:500])
+    return error
 
 
 class Calls:

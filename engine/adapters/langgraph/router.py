@@ -13,8 +13,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 
-from engine.adapters.common import not_in_team
-from engine.adapters.langgraph.calls import Calls, session_id_of
+from engine.adapters.langgraph.calls import Calls, session_id_of, unbuilt
 from engine.adapters.langgraph.state import caller_text, last_human, moved
 from engine.routing.decision import Layer, RouteRequest
 
@@ -45,11 +44,11 @@ def router_node(
                                              context=call.context(values))
         if outcome.target is None:  # refused after all (a payload rule): audited, caller stays
             return Command(goto=holder, update=update)
-        await call.handed_off(outcome)
         if outcome.target not in team():
-            error = not_in_team(outcome.target, outcome.decision.config_version)
-            await call.run_failed(error)
+            error = await unbuilt(calls.engine, outcome)
+            await call.run_failed(error)  # the run fails while the holder holds the call
             raise error
+        await call.handed_off(outcome)
         words = last_human(state.get("messages", []))
         update.update(moved(state, outcome, None if words is None else words.id))
         return Command(goto=outcome.target, update=update)

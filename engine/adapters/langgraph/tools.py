@@ -15,8 +15,8 @@ from langgraph.prebuilt import ToolRuntime
 from langgraph.types import Command
 from pydantic import BaseModel, ConfigDict
 
-from engine.adapters.common import not_in_team, refusal_message
-from engine.adapters.langgraph.calls import Calls
+from engine.adapters.common import refusal_message
+from engine.adapters.langgraph.calls import Calls, unbuilt
 from engine.adapters.langgraph.state import caller_text, moved
 from engine.runtime.engine import HandoffOutcome
 from engine.runtime.tools import HandoffTool
@@ -63,9 +63,9 @@ def handoff_tool(
         )
         if outcome.target is None:
             return refusal(outcome, tool.name, runtime.tool_call_id)
-        await call.handed_off(outcome)
         if outcome.target not in team():
-            raise not_in_team(outcome.target, outcome.decision.config_version)
+            raise await unbuilt(calls.engine, outcome)
+        await call.handed_off(outcome)
         done = ToolMessage(content=f"Transferred to {outcome.target}.", name=tool.name,
                            tool_call_id=runtime.tool_call_id or "", id=str(uuid.uuid4()))
         update = {**moved(state, outcome, done.id), "handoff_session": call.session.session_id,

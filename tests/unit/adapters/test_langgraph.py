@@ -91,17 +91,21 @@ def test_supervisor_ends_when_the_engine_refuses_the_report_back(write_files: An
     assert records[1].response.reason.startswith("loop")
 
 
-def test_a_handoff_to_an_agent_without_a_node_is_a_clear_error() -> None:
+@pytest.mark.parametrize("words", ["I want to file a claim", "Can you help me?"],
+                         ids=["router", "tool"])
+def test_a_handoff_to_an_agent_without_a_node_is_a_clear_error_and_rejected(words: str) -> None:
     model = ScriptedChatModel.of([call("handoff_claims", reason="a claim")])
 
     async def body(engine: AsyncEngine) -> Any:
         team = HandoffGraph(engine, model=model)
         team.agents.remove("claims")  # as if a reload had enabled claims after the build
-        graph = team.swarm().compile()
-        return await graph.ainvoke({"messages": [HumanMessage("I want to file a claim")]})
+        with pytest.raises(UsageError, match="rebuild them after a reload"):
+            await team.swarm().compile().ainvoke({"messages": [HumanMessage(words)]})
 
-    with pytest.raises(UsageError, match="rebuild them after a reload"):
-        run(body)
+    _, records = run(body)
+    assert [(r.request.to_agent, r.status) for r in records] == [
+        ("claims", HandoffStatus.rejected)]
+    assert "rebuild them after a reload" in records[0].response.reason
 
 
 def test_supervisor_worker_handing_to_another_worker_does_not_also_report_back() -> None:

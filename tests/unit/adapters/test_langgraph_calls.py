@@ -28,6 +28,7 @@ from engine.adapters.lifecycle import SESSION_KEY  # noqa: E402
 from engine.adapters.scripted import call, say  # noqa: E402
 from engine.adapters.scripted.langgraph import ScriptedChatModel  # noqa: E402
 from engine.errors import UsageError  # noqa: E402
+from engine.lifecycle.models import FailureReason  # noqa: E402
 from engine.observability.otel import OTelObserver  # noqa: E402
 from engine.runtime.async_engine import AsyncEngine  # noqa: E402
 from engine.runtime.engine import Engine  # noqa: E402
@@ -143,6 +144,7 @@ def test_a_run_that_errors_fails_the_record_with_the_reason() -> None:
     assert error is not None and "ran out of steps" in error
     [record] = records
     assert moves(record) == ["pending", "accepted", "in_progress", "failed"]
+    assert record.failure is FailureReason.error
     assert record.response.reason.startswith("The run failed: UsageError:")
 
 
@@ -176,3 +178,35 @@ def test_a_reload_mid_call_gives_the_next_turn_the_new_tools(write_files: Any) -
         ["to_b"], ["transfer_to_b"], ["to_a"]]
     assert state["active_agent"] == "b" and state["messages"][-1].content == "b here."
     assert [(r.request.to_agent, r.status.value) for r in records] == [("b", "completed")]
+
+
+class Stalled(ScriptedChatModel):
+    """A model that never answers: it says it started, then waits until cancelled."""
+
+    started: Any = None
+
+    async def _agenerate(self, *args: Any, **kwargs: Any) -> Any:
+        self.started.set()
+        await asyncio.Event().wait()
+
+
+def test_a_cancelled_run_fails_the_record_as_cancelled() -> None:
+    async def body(engine: AsyncEngine) -> Any:
+        model = Stalled.of([])
+        model.started = asyncio.Event()
+        graph = HandoffGraph(engine, model=model).swarm().compile()
+        run = asyncio.create_task(graph.ainvoke({"messages": [HumanMessage(STOLEN)]}, THREAD))
+        await model.started.wait()  # the fraud agent's turn has begun
+        run.cancel()
+        try:
+            await run
+        except asyncio.CancelledError:
+            return "cancelled"
+        return "finished"
+
+    ended, records = Traced(BANKING).run(body)
+    assert ended == "cancelled"
+    [record] = records
+    assert moves(record) == ["pending", "accepted", "in_progress", "failed"]
+    assert record.failure is FailureReason.cancelled
+    assert record.response.reason == "The run was cancelled."
