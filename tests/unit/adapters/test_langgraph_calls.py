@@ -24,7 +24,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import (  # noqa: E4
 )
 
 from engine.adapters.langgraph import HandoffGraph  # noqa: E402
-from engine.adapters.lifecycle import SESSION_KEY  # noqa: E402
+from engine.adapters.lifecycle import SESSION_KEY, LifecyclePolicy  # noqa: E402
 from engine.adapters.scripted import call, say  # noqa: E402
 from engine.adapters.scripted.langgraph import ScriptedChatModel  # noqa: E402
 from engine.errors import UsageError  # noqa: E402
@@ -210,3 +210,16 @@ def test_a_cancelled_run_fails_the_record_as_cancelled() -> None:
     assert moves(record) == ["pending", "accepted", "in_progress", "failed"]
     assert record.failure is FailureReason.cancelled
     assert record.response.reason == "The run was cancelled."
+
+
+def test_policy_complete_on_run_end_completes_when_the_agents_node_finishes() -> None:
+    model = ScriptedChatModel.of([say("Fraud team: the card is frozen.")])
+
+    async def body(engine: AsyncEngine) -> Any:
+        team = HandoffGraph(engine, model=model, policy=LifecyclePolicy(complete_on="run_end"))
+        await team.swarm().compile().ainvoke({"messages": [HumanMessage(STOLEN)]}, THREAD)
+
+    _, records = Traced(BANKING).run(body)
+    assert [moves(record) for record in records] == [
+        ["pending", "accepted", "in_progress", "completed"]]
+    assert records[0].result == {"ended": "run"}
