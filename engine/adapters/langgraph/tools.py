@@ -60,6 +60,7 @@ def handoff_tool(
         outcome = await calls.engine.handoff(
             caller_text(state.get("messages", [])), session=call.session, sender=source,
             tool=tool.name, context=call.context(values), tool_args=payload,
+            tool_call_id=runtime.tool_call_id,
         )
         if outcome.target is None:
             return refusal(outcome, tool.name, runtime.tool_call_id)

@@ -58,8 +58,14 @@ class Traced:
         return [span.name for span in self.spans.get_finished_spans()]
 
     def handoffs(self) -> list[dict[str, Any]]:
-        return [dict(span.attributes or {}) for span in self.spans.get_finished_spans()
-                if span.name.startswith("handoff ")]
+        """Each handoff span's name and attributes: `handoff {sender}` when routed from the
+        caller's words, `execute_tool {tool}` when a model's tool call asked for it."""
+        return [{"name": span.name, **(span.attributes or {})}
+                for span in self.spans.get_finished_spans()
+                if span.name.startswith(("handoff ", "execute_tool "))]
+
+    def traces(self) -> set[int]:
+        return {span.context.trace_id for span in self.spans.get_finished_spans()}
 
 
 def moves(record: Any) -> list[str]:
@@ -95,9 +101,11 @@ def test_a_rule_fires_on_the_callers_words_and_the_record_follows_the_call() -> 
     assert [m.content for m in rest] == [STOLEN]
     [span] = traced.handoffs()
     assert span["handoff.layer"] == "rule" and span["handoff.rule"] == "lost-or-stolen-card"
+    assert span["name"] == "handoff concierge" and "gen_ai.operation.name" not in span
     assert span["gen_ai.conversation.id"] == "call-7"
     assert [n for n in traced.names() if n.startswith("handoff.move")] == [
         "handoff.move accept", "handoff.move start", "handoff.move complete"]
+    assert len(traced.traces()) == 1  # the moves continue the handoff's trace
 
 
 def test_a_refused_tool_handoff_is_a_tool_error_and_the_retry_completes_on_hand_on() -> None:
@@ -124,9 +132,14 @@ def test_a_refused_tool_handoff_is_a_tool_error_and_the_retry_completes_on_hand_
     assert refusal.artifact == {"reason": "invalid_payload", "record_id": records[0].record_id}
     assert [r.status.value for r in records] == ["rejected", "completed", "completed"]
     assert records[1].result == {"handed_on_to": "concierge"}
-    assert [span["handoff.refusal.reason"] for span in traced.handoffs()[:1]] == [
-        "invalid_payload"]
-    assert all(span["gen_ai.conversation.id"] == "call-7" for span in traced.handoffs())
+    refused, *_ = spans = traced.handoffs()
+    assert refused["name"] == "execute_tool handoff_fraud_agent"
+    assert refused["handoff.refusal.reason"] == "invalid_payload"
+    assert refused["gen_ai.tool.call.id"] == refusal.tool_call_id
+    assert [span["name"] for span in spans] == [
+        "execute_tool handoff_fraud_agent", "execute_tool handoff_fraud_agent",
+        "execute_tool handoff_concierge"]
+    assert all(span["gen_ai.conversation.id"] == "call-7" for span in spans)
 
 
 def test_a_run_that_errors_fails_the_record_with_the_reason() -> None:
