@@ -52,11 +52,14 @@ def test_langgraph_example(style: str) -> None:
     assert f"== {style} graph" in out
     assert "[coordinator] calls handoff_analyst(" in out
     assert "[writer] Brief: a 3M-unit market" in out
+    assert "user: Please write the brief now." in out  # the engine's router takes this turn
+    assert "[writer] calls" not in out and "[coordinator] calls handoff_writer" not in out
     hops = (["coordinator -> analyst", "analyst -> coordinator", "coordinator -> writer",
              "writer -> coordinator"] if style == "supervisor"
             else ["coordinator -> analyst", "analyst -> writer"])
-    assert [line[len("handoff "):].split(":")[0] for line in out.splitlines()
-            if line.startswith("handoff ")] == hops
+    records = [line[len("handoff "):].split(": ") for line in out.splitlines()
+               if line.startswith("handoff ")]
+    assert records == [[hop, "completed"] for hop in hops]  # every record ends completed
 
 
 @pytest.mark.slow
@@ -118,3 +121,9 @@ def test_the_pipecat_page_shows_the_example_app() -> None:
     app = page.split("```python\n", 1)[1].split("```", 1)[0]
     assert app.startswith("async def main(") and app in (
         EXAMPLES / "pipecat" / "run.py").read_text("utf-8")
+
+
+def test_the_langgraph_page_shows_the_example_app() -> None:
+    page = (EXAMPLES.parent / "docs" / "integrations" / "langgraph.md").read_text("utf-8")
+    app = (EXAMPLES / "langgraph" / "run.py").read_text(encoding="utf-8")
+    assert f"```python\n{app}```" in page

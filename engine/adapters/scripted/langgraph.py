@@ -1,5 +1,6 @@
 """A scripted chat model for LangChain/LangGraph: langchain-core's own `GenericFakeChatModel`
-playing back steps as `AIMessage`s (tool calls included), with `bind_tools` accepted. Offline."""
+playing back steps as `AIMessage`s (tool calls included), with `bind_tools` accepted and the
+tools it was given kept in `bound`. Offline."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ try:
     from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
     from langchain_core.messages import AIMessage, BaseMessage
     from langchain_core.outputs import ChatResult
+    from langchain_core.utils.function_calling import convert_to_openai_tool
+    from pydantic import Field
 except ImportError as error:  # pragma: no cover - exercised without the extra
     from engine.adapters.common import missing
 
@@ -26,6 +29,8 @@ class ScriptedChatModel(GenericFakeChatModel):
     in `script.seen`, the messages each turn was given."""
 
     script: Any = None
+    bound: list[list[dict[str, Any]]] = Field(default_factory=list)
+    """The tools each `bind_tools` call gave the model, as OpenAI tool definitions."""
 
     @classmethod
     def of(cls, steps: Iterable[Step]) -> ScriptedChatModel:
@@ -33,6 +38,7 @@ class ScriptedChatModel(GenericFakeChatModel):
         return cls(messages=_replies(script), script=script)
 
     def bind_tools(self, tools: Any, **kwargs: Any) -> ScriptedChatModel:
+        self.bound.append([convert_to_openai_tool(tool) for tool in tools])
         return self
 
     def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> ChatResult:

@@ -1,5 +1,7 @@
 """LangGraph adapter, run by real LangGraph graphs with langchain-core's fake chat model: the
-handoff tools' `Command(goto=...)` is the engine's decision, in swarm and supervisor graphs."""
+handoff tools' `Command(goto=...)` is the engine's decision, in supervisor graphs and graphs of
+the user's own; drawings show only the handoffs policy allows. (A whole call through a swarm
+graph, with its lifecycle and spans: test_langgraph_calls.py.)"""
 
 from __future__ import annotations
 
@@ -14,8 +16,10 @@ from .conftest import BANKING, ONE_HOP, framework
 
 framework("langgraph", "langgraph")
 
-from langchain_core.messages import HumanMessage, SystemMessage  # noqa: E402
-from langgraph.checkpoint.memory import InMemorySaver  # noqa: E402
+from langchain_core.messages import AIMessage, HumanMessage  # noqa: E402
+from langchain_core.runnables import RunnableLambda  # noqa: E402
+from langgraph.graph import END, START, MessagesState, StateGraph  # noqa: E402
+from langgraph.prebuilt import ToolNode, tools_condition  # noqa: E402
 
 from engine.adapters.langgraph import HandoffGraph  # noqa: E402
 from engine.adapters.scripted import call, say  # noqa: E402
@@ -26,7 +30,7 @@ from engine.runtime.async_engine import AsyncEngine  # noqa: E402
 from engine.runtime.engine import Engine  # noqa: E402
 
 RESEARCH = BANKING.parent / "research"
-STOLEN = "Someone used my card 4421 last night."
+THREAD = {"configurable": {"thread_id": "t-1"}}
 
 
 def run(body: Callable[[AsyncEngine], Any], config: Path = BANKING) -> Any:
@@ -49,40 +53,6 @@ def test_handoff_tools_show_the_model_the_targets_payload_schema() -> None:
     assert "runtime" not in fraud.args  # injected by LangGraph, never shown to the model
 
 
-def test_swarm_refuses_then_routes_and_the_next_turn_starts_on_the_new_agent() -> None:
-    model = ScriptedChatModel.of([
-        call("handoff_fraud_agent", reason="x"),                        # payload refused
-        call("handoff_fraud_agent", reason="card used by someone else", card_last4="4421"),
-        say("Fraud team here; your card is frozen."),
-        say("Anything else on the fraud case?"),                      # turn 2: still fraud
-    ])
-    config = {"configurable": {"thread_id": "call-1"}}
-
-    async def body(engine: AsyncEngine) -> Any:
-        graph = HandoffGraph(engine, model=model).swarm().compile(checkpointer=InMemorySaver())
-        first = await graph.ainvoke({"messages": [HumanMessage(STOLEN)]}, config,
-                                    context={"customer_id": "C-1042", "customer_tier": "gold"})
-        second = await graph.ainvoke({"messages": [HumanMessage("Thanks!")]}, config)
-        return first, second
-
-    (first, second), records = run(body)
-    assert first["active_agent"] == "fraud_agent"
-    assert first["handoff_hops"] == [["concierge", "fraud_agent"]]
-    assert first["messages"][-1].content == "Fraud team here; your card is frozen."
-    assert second["messages"][-1].content == "Anything else on the fraud case?"
-    assert [r.status for r in records] == [HandoffStatus.rejected, HandoffStatus.pending]
-    assert records[0].response.reason.startswith("invalid_payload")
-    assert records[1].request.task_description == STOLEN
-    # the concierge's model saw the refusal, then retried
-    refusal = model.script.seen[1]["messages"][-1]
-    assert "refused" in refusal.content and "invalid_payload" in refusal.content
-    # fraud_agent shares `carry`: it sees the caller's words and a brief with its carry keys
-    system, *rest = model.script.seen[2]["messages"]
-    assert isinstance(system, SystemMessage) and "from concierge" in system.content
-    assert '"customer_id": "C-1042"' in system.content and "customer_tier" not in system.content
-    assert [m.content for m in rest] == [STOLEN]
-
-
 def test_supervisor_workers_report_back_through_the_engine() -> None:
     model = ScriptedChatModel.of([
         call("handoff_analyst", question="How big is the EU heat-pump market?"),
@@ -91,16 +61,20 @@ def test_supervisor_workers_report_back_through_the_engine() -> None:
     ])
 
     async def body(engine: AsyncEngine) -> Any:
-        graph = HandoffGraph(engine, model=model).supervisor().compile()
-        return await graph.ainvoke({"messages": [HumanMessage("Size the heat-pump market")]})
+        team = HandoffGraph(engine, model=model)
+        graph = team.supervisor().compile()
+        state = await graph.ainvoke({"messages": [HumanMessage("Size the heat-pump market")]})
+        await team.end(state["handoff_session"])
+        return state
 
     state, records = run(body, RESEARCH)
     assert state["handoff_hops"] == [["coordinator", "analyst"], ["analyst", "coordinator"]]
     assert state["active_agent"] == "coordinator"
     assert [(r.request.from_agent, r.request.to_agent, r.status) for r in records] == [
-        ("coordinator", "analyst", HandoffStatus.pending),
-        ("analyst", "coordinator", HandoffStatus.pending),
+        ("coordinator", "analyst", HandoffStatus.completed),
+        ("analyst", "coordinator", HandoffStatus.completed),
     ]
+    assert records[0].result == {"handed_on_to": "coordinator"}
     assert state["messages"][-1].content == "Plan: the writer drafts a brief next."
 
 
@@ -114,21 +88,25 @@ def test_supervisor_ends_when_the_engine_refuses_the_report_back(write_files: An
 
     state, records = run(body, folder)
     assert state["active_agent"] == "b" and state["messages"][-1].content == "Done."
-    assert [r.status for r in records] == [HandoffStatus.pending, HandoffStatus.rejected]
+    assert [r.status for r in records] == [HandoffStatus.in_progress, HandoffStatus.rejected]
     assert records[1].response.reason.startswith("loop")
 
 
-def test_a_handoff_to_an_agent_without_a_node_is_a_clear_error() -> None:
+@pytest.mark.parametrize("words", ["I want to file a claim", "Can you help me?"],
+                         ids=["router", "tool"])
+def test_a_handoff_to_an_agent_without_a_node_is_a_clear_error_and_rejected(words: str) -> None:
     model = ScriptedChatModel.of([call("handoff_claims", reason="a claim")])
 
     async def body(engine: AsyncEngine) -> Any:
         team = HandoffGraph(engine, model=model)
         team.agents.remove("claims")  # as if a reload had enabled claims after the build
-        graph = team.swarm().compile()
-        return await graph.ainvoke({"messages": [HumanMessage("I want to file a claim")]})
+        with pytest.raises(UsageError, match="rebuild them after a reload"):
+            await team.swarm().compile().ainvoke({"messages": [HumanMessage(words)]})
 
-    with pytest.raises(UsageError, match="rebuild them after a reload"):
-        run(body)
+    _, records = run(body)
+    assert [(r.request.to_agent, r.status) for r in records] == [
+        ("claims", HandoffStatus.rejected)]
+    assert "rebuild them after a reload" in records[0].response.reason
 
 
 def test_supervisor_worker_handing_to_another_worker_does_not_also_report_back() -> None:
@@ -148,3 +126,100 @@ def test_supervisor_worker_handing_to_another_worker_does_not_also_report_back()
     assert state["handoff_hops"] == hops
     assert [[r.request.from_agent, r.request.to_agent] for r in records] == hops
     assert state["messages"][-1].content == "Done."
+
+
+def drawn_handoffs(graph: Any, agents: list[str]) -> set[tuple[str, str]]:
+    """The agent-to-agent edges of the graph's Mermaid drawing (what Studio shows)."""
+    edges = set()
+    for line in graph.get_graph().draw_mermaid().splitlines():
+        parts = line.strip().rstrip(";").split()
+        if len(parts) == 3 and parts[1] in ("-->", "-.->") and {parts[0], parts[2]} <= set(agents):
+            edges.add((parts[0], parts[2]))
+    return edges
+
+
+@pytest.mark.parametrize("style", ["swarm", "supervisor"])
+def test_the_drawing_links_only_the_handoffs_policy_allows(style: str) -> None:
+    async def body(engine: AsyncEngine) -> Any:
+        team = HandoffGraph(engine, model=ScriptedChatModel.of([]))
+        graph = getattr(team, style)().compile()
+        allowed = {(a, b) for a in team.agents for b in team.targets(a)}
+        return drawn_handoffs(graph, team.agents), allowed, len(team.agents)
+
+    (drawn, allowed, size), _ = run(body)
+    assert drawn == allowed
+    assert ("concierge", "fraud_agent") in drawn
+    assert ("fraud_agent", "card_recommendation") not in drawn  # not among its peers
+    assert len(drawn) < size * (size - 1)
+
+
+def test_a_users_graph_on_messages_state_is_refused_at_build_time() -> None:
+    async def body(engine: AsyncEngine) -> Any:
+        HandoffGraph(engine, model=ScriptedChatModel.of([])).add_to(StateGraph(MessagesState))
+
+    with pytest.raises(UsageError, match=r"lacks 'active_agent', 'handoff_hops'.*HandoffState"):
+        run(body)
+
+
+def test_handoff_tools_in_a_users_messages_state_graph_keep_the_sender_and_loop_guard(
+    write_files: Any,
+) -> None:
+    folder = write_files(ONE_HOP)  # max_hops: 1
+    model = ScriptedChatModel.of([call("to_b", reason="yours"), call("to_a", reason="back"),
+                                  say("Still b: the loop guard said no.")])
+
+    def agent(team: HandoffGraph, name: str) -> Any:
+        async def think(state: MessagesState) -> dict[str, Any]:
+            return {"messages": [await model.ainvoke(state["messages"])]}
+
+        graph = StateGraph(MessagesState)
+        graph.add_node("model", think)
+        graph.add_node("tools", ToolNode(team.handoff_tools(name)))
+        graph.add_edge(START, "model")
+        graph.add_conditional_edges("model", tools_condition, ["tools", END])
+        graph.add_edge("tools", "model")
+        return graph.compile()
+
+    async def body(engine: AsyncEngine) -> Any:
+        team = HandoffGraph(engine, model=model)
+        graph = StateGraph(MessagesState)
+        for name in ("a", "b"):
+            graph.add_node(name, agent(team, name), destinations=team.targets(name))
+            graph.add_edge(name, END)
+        graph.add_edge(START, "a")
+        return await graph.compile().ainvoke({"messages": [HumanMessage("go")]}, THREAD)
+
+    state, records = run(body, folder)
+    assert [(r.request.from_agent, r.request.to_agent, r.status) for r in records] == [
+        ("a", "b", HandoffStatus.pending), ("b", "a", HandoffStatus.rejected)]
+    assert records[1].response.reason.startswith("loop")
+    assert state["messages"][-1].content == "Still b: the loop guard said no."
+
+
+def test_own_nodes_plug_in_and_their_turns_move_the_records(write_files: Any) -> None:
+    folder = write_files(ONE_HOP)
+    model = ScriptedChatModel.of([call("to_b", reason="yours")])
+    turns: list[str] = []
+
+    async def own_b(state: dict[str, Any]) -> dict[str, Any]:
+        turns.append(state["active_agent"])
+        return {"messages": [AIMessage("b, my own node.")]}
+
+    async def body(engine: AsyncEngine) -> Any:
+        team = HandoffGraph(engine, model=model, nodes={"b": RunnableLambda(own_b)})
+        state = await team.swarm().compile().ainvoke({"messages": [HumanMessage("go")]}, THREAD)
+        await team.end("t-1")
+        return state
+
+    state, records = run(body, folder)
+    assert turns == ["b"] and state["messages"][-1].content == "b, my own node."
+    assert [[m.to.value for m in r.history] for r in records] == [
+        ["pending", "accepted", "in_progress", "completed"]]
+
+
+def test_nodes_for_unknown_agents_are_a_usage_error() -> None:
+    async def body(engine: AsyncEngine) -> Any:
+        HandoffGraph(engine, model=ScriptedChatModel.of([]), nodes={"nobody": RunnableLambda(id)})
+
+    with pytest.raises(UsageError, match="'nobody', not enabled agents"):
+        run(body)
