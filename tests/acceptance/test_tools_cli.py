@@ -100,3 +100,37 @@ def test_boolean_payload_schemas_check_and_give_tools(tmp_path: Path, schema: st
     claims_tool = next(t for t in json.loads(result.stdout)
                        if t["function"]["name"] == "handoff_claims")
     assert claims_tool["function"]["parameters"]["type"] == "object"
+
+
+@pytest.mark.slow
+def test_strict_tools_where_the_schema_allows_and_a_note_where_it_does_not(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "banking"
+    shutil.copytree(BANKING, folder)
+    claims = folder / "agents" / "claims.yaml"  # an open object: strict mode cannot say it
+    claims.write_text(claims.read_text(encoding="utf-8") + "accepts:\n  payload_schema:\n"
+                      "    type: object\n    patternProperties: {'^x_': {type: string}}\n",
+                      encoding="utf-8")
+    done = tools(folder, "--agent", "concierge", "--strict")
+    assert done.returncode == 0, done.stderr
+    by_name = {tool["function"]["name"]: tool["function"] for tool in json.loads(done.stdout)}
+    fraud = by_name["handoff_fraud_agent"]
+    assert fraud["strict"] is True
+    parameters = fraud["parameters"]
+    assert parameters["additionalProperties"] is False
+    assert sorted(parameters["required"]) == sorted(parameters["properties"])
+    assert parameters["properties"]["suspected_amount"]["type"] == ["number", "null"]
+    assert "strict" not in by_name["handoff_claims"]
+    assert done.stderr.startswith("handoff_claims: left non-strict")
+    responses = tools(folder, "--agent", "concierge", "--strict", "--format", "openai-responses")
+    flat = {tool["name"]: tool for tool in json.loads(responses.stdout)}
+    assert flat["handoff_fraud_agent"]["strict"] is True
+    assert flat["handoff_claims"]["strict"] is False
+
+
+@pytest.mark.slow
+def test_strict_with_a_format_that_has_no_strict_mode_is_a_usage_error() -> None:
+    done = tools(BANKING, "--agent", "concierge", "--strict", "--format", "anthropic")
+    assert done.returncode == 2 and done.stdout == ""
+    assert "--strict applies to openai and openai-responses, not anthropic" in done.stderr
