@@ -13,7 +13,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import UsageError
+from engine.choices import member_of
 from engine.lifecycle.models import HandoffRecord, HandoffRequest, HandoffStatus, evolve
 
 KEPT_RECORDS = 10_000
@@ -30,11 +30,7 @@ class Deliver(str, enum.Enum):
 
 def deliver_of(value: Deliver | str) -> Deliver:
     """`value` as a `Deliver`; a `UsageError` naming the choices otherwise."""
-    try:
-        return Deliver(value)
-    except ValueError:
-        names = ", ".join(repr(member.value) for member in Deliver)
-        raise UsageError(f"deliver must be one of {names}, got {value!r}") from None
+    return member_of(Deliver, value, "deliver")
 
 
 @dataclass(slots=True)

@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
+from engine.choices import member_of
 from engine.errors import HandoffExpired, UsageError
 from engine.lifecycle.models import FailureReason, HandoffRecord, HandoffStatus
 from engine.lifecycle.table import Trigger
@@ -63,11 +64,7 @@ def _timeout(seconds: float | None) -> timedelta | None:
 
 
 def _deadlines(value: Deadlines | str) -> Deadlines:
-    try:
-        return Deadlines(value)
-    except ValueError:
-        names = ", ".join(repr(member.value) for member in Deadlines)
-        raise UsageError(f"deadlines must be one of {names}, got {value!r}") from None
+    return member_of(Deadlines, value, "deadlines")
 
 
 def overdue_reason(
