@@ -28,11 +28,7 @@ from engine.errors import HandoffExpired, IllegalTransition
 from engine.lifecycle.models import HandoffRecord, HandoffStatus
 from engine.runtime.async_engine import AsyncEngine
 from engine.runtime.engine import HandoffOutcome
-from engine.runtime.session import Session
-
-SESSION_KEY = "session_id"
-"""The context key under which adapters record the conversation's session id: the console and
-`handoff records list --session` find a call's records by it."""
+from engine.runtime.session import SESSION_KEY, Session
 
 
 @dataclass(frozen=True)

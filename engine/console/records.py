@@ -14,12 +14,11 @@ from pathlib import Path
 from engine.errors import UsageError
 from engine.lifecycle.models import HandoffRecord, HandoffStatus
 from engine.redaction import Redactor
+from engine.runtime.session import SESSION_KEY
 from engine.stores.base import RecordQuery, Store
 from engine.stores.sqlite import SQLiteStore
 
 PAGE_SIZE = 50
-SESSION_KEY = "session_id"
-"""The request context key that names a record's session (records carry no session field)."""
 SESSION_SCAN = 20_000
 """Records read at most to answer a session search (newest first)."""
 SECRET_KEYS = Redactor(values=False)

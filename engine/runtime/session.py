@@ -15,6 +15,10 @@ from engine.config.models import AgentSpec
 from engine.config.snapshot import Snapshot
 from engine.errors import UsageError
 
+SESSION_KEY = "session_id"
+"""The handoff context key that names a record's session (records carry no session field):
+adapters put it there, and the console finds a call's records by it."""
+
 
 class AgentSource(Protocol):
     """What a session reads from its config: the agents and the trigger map (a `Snapshot`, or
