@@ -237,6 +237,7 @@ class Engine:
         record = handoff.record(self.manager, decision, rejection, deadline=cleaned.deadline,
                                 actor=cleaned.actor)
         system_vars: Mapping[str, Any] = {}
+        hidden = handoff.hiding(self.manager, policy)  # None: the receiver gets data intact
         if rejection is None and decision.target is not None and snapshot is not None:
             if session is not None:
                 returning = decision.target == session.previous_agent
@@ -244,11 +245,11 @@ class Engine:
                     decision.target, record_id=record.record_id, returning=returning, routed=True
                 )
             system_vars = handoff.system_vars(snapshot, decision, session, cleaned,
-                                              redactor=handoff.hiding(self.manager, policy))
+                                              redactor=hidden)
         shown = handoff.redacted(decision, policy.redactor)
         stored = self.manager.stored_form(record)
         self.hooks.emit(Event("handoff_created", event_data(stored, decision=shown)))
-        if handoff.hiding(self.manager, policy) is not None:
+        if hidden is not None:
             return HandoffOutcome(shown, stored, system_vars, refusal)
         return HandoffOutcome(decision, record, system_vars, refusal)
 
