@@ -16,6 +16,7 @@ import argparse
 import dataclasses
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from engine.adapters.strict import strict_parameters
@@ -41,6 +42,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         "openai-responses)")
 
 
+Render = Callable[[HandoffTool], dict[str, Any]]
 STRICT_FORMATS = ("openai", "openai-responses")
 """The formats whose APIs take `strict: true` on a function tool."""
 
@@ -61,15 +63,15 @@ def execute(args: argparse.Namespace) -> int:
     return 0
 
 
-def _strict(tool: HandoffTool, render: Any) -> dict[str, Any]:
+def _strict(tool: HandoffTool, render: Render) -> dict[str, Any]:
     """`tool` rendered in strict mode, or as it is (with a note on stderr) when its payload
     schema says something strict mode cannot."""
     parameters = strict_parameters(tool.parameters)
     if parameters is None:
         print(f"{tool.name}: left non-strict: its payload schema has a top level that is not "
               "an object, or an object that admits properties it does not list", file=sys.stderr)
-        return dict(render(tool))
-    rendered = dict(render(dataclasses.replace(tool, parameters=parameters)))
-    function = rendered.get("function")
-    (function if isinstance(function, dict) else rendered)["strict"] = True
+        return render(tool)
+    rendered = render(dataclasses.replace(tool, parameters=parameters))
+    definition = rendered.get("function", rendered)  # Chat Completions nests the function
+    definition["strict"] = True
     return rendered
