@@ -23,9 +23,9 @@ from engine.adapters.openai_handoffs import (
     payload_of,
 )
 from engine.adapters.openai_model import ACTIVE, EngineModel, RunBinding
+from engine.adapters.turn_routing import EVERY_TURN, route_turn
 from engine.config.models import AgentSpec
 from engine.errors import UsageError
-from engine.routing.decision import Layer, RouteRequest
 from engine.runtime.async_engine import AsyncEngine
 from engine.runtime.engine import HandoffOutcome
 from engine.runtime.session import Session
@@ -133,13 +133,11 @@ class AgentTeam(TeamHandoffs):
         examples). When they name another agent, the engine hands off to it and the run starts
         there; when nothing names one (no route, or only the config's fallback), the holder
         keeps the caller and nothing is recorded."""
-        session, conversation = context.session, self._conversation(context)
+        conversation = self._conversation(context)
         values = conversation.context(context.values)
-        request = RouteRequest(sender=session.active_agent, text=text, context=values)
-        decision = self.engine.route(request, session=session)
-        if decision.layer in (None, Layer.fallback) or decision.target == session.active_agent:
+        outcome = await route_turn(self.engine, context.session, text, values, EVERY_TURN)
+        if outcome is None:
             return None
-        outcome = await self.engine.handoff(text, session=session, context=values)
         context.last_outcome = outcome
         await conversation.handed_off(outcome)
         return outcome

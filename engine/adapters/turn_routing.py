@@ -43,6 +43,8 @@ class TurnRouting:
 
 TURNS_OFF = TurnRouting(entry=frozenset(), specialists=frozenset())
 """The caller's words never move them: only the models' handoff tools do."""
+EVERY_TURN = TurnRouting(specialists=TurnRouting().entry)
+"""Rules, keywords and examples move the caller from any agent (never the fallback)."""
 
 
 async def route_turn(
