@@ -7,16 +7,13 @@ that is never explained costs nothing more. Pure; no policy here.
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Sequence
 from itertools import pairwise
-from operator import itemgetter
 from typing import Any, NamedTuple
 
 from engine.routing.examples import ExampleIndex, Probabilities
 
 _TERMS = 5
-_probability = itemgetter(1)
 
 
 class NearestExample(NamedTuple):
@@ -42,12 +39,11 @@ class ExampleMatch:
         self, index: ExampleIndex, tokens: Sequence[str], found: Probabilities, *, limit: int
     ) -> None:
         self._index, self._tokens, self._found = index, tokens, found
-        # the two most probable, the first declared on a tie (agents are in declaration order)
-        leaders = heapq.nlargest(2, found.agents.items(), key=_probability)
+        (best, self.score), runner_up = found.leaders()
         names = index.agent_names
-        self.agent, self.score = names[leaders[0][0]], leaders[0][1]
-        self.second = names[leaders[1][0]] if len(leaders) > 1 else None
-        self.runner_up = leaders[1][1] if len(leaders) > 1 else 0.0
+        self.agent = names[best]
+        self.second = names[runner_up[0]] if runner_up is not None else None
+        self.runner_up = runner_up[1] if runner_up is not None else 0.0
         self.informative = found.informative
         self.limit = limit
         self._built: dict[str, Any] = {}

@@ -10,10 +10,12 @@ thresholds are the router's business; explanations live in `engine.routing.evide
 
 from __future__ import annotations
 
+import heapq
 import math
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from types import MappingProxyType
 
 from engine.config.models import AgentSpec, CapabilitySpec, ExamplesSpec
@@ -35,18 +37,60 @@ class Example:
     vector: Mapping[str, float]
 
 
-@dataclass(frozen=True, slots=True)
-class Probabilities:
-    """One request through the model: each agent's probability (by position; agents without
-    examples left out), whether the request holds a known word that is not a stop word (a
-    request without one never leaves its sender), its norm and the groups' raw scores (in
-    the model's units: see `groups`)."""
+Leader = tuple[int, float]
+"""An agent's position and its probability."""
 
-    agents: dict[int, float]
-    informative: bool
-    norm: float
-    raw: list[float]
-    unit: float
+
+class Probabilities:
+    """One request through the model: each group's probability, whether the request holds a
+    known word that is not a stop word (a request without one never leaves its sender), its
+    norm and the groups' raw scores (in the model's units: see `groups`). Per-agent
+    probabilities are summed on first read: a route needs only the two most probable."""
+
+    __slots__ = ("_agents", "_exact", "_index", "_shares", "informative", "norm", "raw", "unit")
+
+    def __init__(self, index: ExampleIndex, shares: list[float], exact: int | None, *,
+                 informative: bool, norm: float, raw: list[float]) -> None:
+        self._index, self._shares, self._exact = index, shares, exact
+        self._agents: dict[int, float] | None = None
+        self.informative, self.norm, self.raw = informative, norm, raw
+        self.unit = index.model.unit
+
+    @property
+    def agents(self) -> dict[int, float]:
+        """Each agent's probability by position (agents without examples left out); a request
+        that is one of an agent's examples is that agent's, with probability 1."""
+        if self._agents is None:
+            group_agents = self._index.group_agents
+            if self._index.one_group_each:
+                agents = dict(zip(group_agents, self._shares, strict=True))
+            else:
+                agents = {}
+                for agent, share in zip(group_agents, self._shares, strict=True):
+                    agents[agent] = agents.get(agent, 0.0) + share
+            if self._exact is not None:
+                agents = dict.fromkeys(agents, 0.0)
+                agents[self._exact] = 1.0
+            self._agents = agents
+        return self._agents
+
+    def leaders(self) -> tuple[Leader, Leader | None]:
+        """The most probable agent and the runner-up (None with one agent), the first
+        declared on a tie."""
+        if not self._index.one_group_each or self._exact is not None:
+            ranked = heapq.nlargest(2, self.agents.items(), key=itemgetter(1))
+            return ranked[0], (ranked[1] if len(ranked) > 1 else None)
+        # one group per agent, in declaration order: positions come straight from the list
+        shares, agents = self._shares, self._index.group_agents
+        best = max(shares)
+        first = shares.index(best)
+        if len(shares) == 1:
+            return (agents[first], best), None
+        shares[first] = -1.0
+        runner_up = max(shares)
+        second = shares.index(runner_up)
+        shares[first] = best
+        return (agents[first], best), (agents[second], runner_up)
 
     @property
     def groups(self) -> tuple[float, ...]:
@@ -94,24 +138,15 @@ class ExampleIndex:
         scores = self.model.scores(tokens)
         if scores is None:
             return None
-        values, unit = scores.values, self.model.unit
-        scale = 1.0 / (unit * scores.norm * self.temperature)
+        values = scores.values
+        scale = 1.0 / (self.model.unit * scores.norm * self.temperature)
         top = max(values)
         shares = [math.exp((value - top) * scale) for value in values]
         inverse = 1.0 / sum(shares)
-        if self.one_group_each:
-            agents = dict(zip(self.group_agents, [share * inverse for share in shares],
-                              strict=True))
-        else:
-            agents = {}
-            for agent, share in zip(self.group_agents, shares, strict=True):
-                agents[agent] = agents.get(agent, 0.0) + share * inverse
         exact = self.exact.get(tuple(tokens)) if self.exact else None
-        if exact is not None:
-            agents = dict.fromkeys(agents, 0.0)
-            agents[exact] = 1.0
-        return Probabilities(agents, scores.informative or exact is not None, scores.norm,
-                             values, unit)
+        return Probabilities(self, [share * inverse for share in shares], exact,
+                             informative=scores.informative or exact is not None,
+                             norm=scores.norm, raw=values)
 
     def group_scores(self, tokens: Sequence[str]) -> tuple[float, ...]:
         """Each group's raw score for the request (all 0 when no term is known)."""

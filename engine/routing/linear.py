@@ -29,9 +29,11 @@ MAX_CLASSES = 256
 MAX_QUERY_WORDS = 1024
 """Words of one request that are scored (the rest are not looked at): enough for any turn,
 and few enough that a sum of fields never nears `_FIELD`."""
-_FIELD = 1 << 62
-"""Added to every field of a request's sum, so fields unpack unsigned (a sum stays far below
-2**62 in magnitude)."""
+_SIGN = 1 << 63
+"""A field's top bit. Adding it to every field of a request's sum makes each field
+non-negative, so no field borrows from the next (a sum stays far below 2**62 in magnitude);
+flipping it again leaves each field in two's complement, so the fields unpack signed, exact
+and in one C call."""
 
 Entry = tuple[float, int]
 """(squared weight in a request's norm, packed contributions to every class)."""
@@ -87,9 +89,8 @@ class LinearModel:
         if not known:
             return None
         norm = math.sqrt(squared)
-        layout = _layout(self.classes)
-        fields = layout.unpack((total + _offset(self.classes)).to_bytes(layout.size, "little"))
-        values = [f - _FIELD + b * norm for f, b in zip(fields, self.bias, strict=True)]
+        values = [field + bias * norm
+                  for field, bias in zip(_fields(total, self.classes), self.bias, strict=True)]
         return Scores(values, norm, informative)
 
     def _unknown(self, word: str) -> Entry:
@@ -109,27 +110,22 @@ class LinearModel:
             self.words.get(term) or self._unknown(term))
         if not entry or not entry[1]:
             return (0.0,) * self.classes
-        layout = _layout(self.classes)
-        fields = layout.unpack((entry[1] + _offset(self.classes)).to_bytes(layout.size, "little"))
-        return tuple((f - _FIELD) / self.unit for f in fields)
+        return tuple(field / self.unit for field in _fields(entry[1], self.classes))
 
 
-_LAYOUTS: dict[int, struct.Struct] = {}
-_OFFSETS: dict[int, int] = {}
+_LAYOUTS: dict[int, tuple[struct.Struct, int]] = {}
 
 
-def _layout(classes: int) -> struct.Struct:
+def _fields(packed: int, classes: int) -> tuple[int, ...]:
+    """The signed fields of a packed sum of `classes` classes (see `_SIGN`)."""
     found = _LAYOUTS.get(classes)
     if found is None:
-        found = _LAYOUTS[classes] = struct.Struct(f"<{classes}Q")
-    return found
-
-
-def _offset(classes: int) -> int:
-    found = _OFFSETS.get(classes)
-    if found is None:
-        found = _OFFSETS[classes] = sum(_FIELD << (BITS * c) for c in range(classes))
-    return found
+        signs = sum(_SIGN << (BITS * c) for c in range(classes))
+        found = _LAYOUTS[classes] = (struct.Struct(f"<{classes}q"), signs)
+    layout, signs = found
+    fields: tuple[int, ...] = layout.unpack(((packed + signs) ^ signs).to_bytes(layout.size,
+                                                                               "little"))
+    return fields
 
 
 def _examples(documents: Sequence[set[str]], labels: Sequence[int], vocabulary: Vocabulary,
