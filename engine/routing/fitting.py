@@ -2,26 +2,25 @@
 example the model gets wrong by less than a margin of 1, the true class and the strongest
 wrong class move apart by just enough), with averaged weights.
 
-Every term keeps ONE integer holding all classes' weights as 64-bit fixed-point fields, so
-scoring an example is one integer addition per term and an update one multiply-add per term,
-whatever the number of classes. Integer sums do not depend on their order, and the example
-order comes from a seeded shuffle: the same examples give the same weights on every machine.
-Pure; the compiled form a router scores with is `engine.routing.linear`'s.
+Weights are 64-bit fixed-point integers in one numpy matrix (a row per term, a column per
+class): scoring an example sums its terms' rows, an update moves two columns of them. Integer
+sums do not depend on their order and every float step is elementwise (no reductions), and the
+example order comes from a seeded shuffle: the same examples give the same weights on every
+machine. The result packs each term's row into ONE integer holding all classes (the compiled
+form a router scores with is `engine.routing.linear`'s). Pure.
 """
 
 from __future__ import annotations
 
+import math
 import random
-import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 SCALE = 1 << 30
 """Fixed-point units per 1.0 of a term's weighted contribution."""
 BITS = 64
-OFFSET = 1 << 47
-"""Added to every field while fitting, so fields stay non-negative for unsigned unpacking (a
-contribution stays far below 2**16 * SCALE = 2**46 in magnitude)."""
 EPOCHS = 6
 AVERAGE_FROM = 2
 """Weights are averaged over snapshots taken from this epoch on..."""
@@ -57,50 +56,59 @@ class Weights:
 
 def fit(examples: Sequence[Example], *, terms: int, classes: int) -> Weights:
     """The averaged passive-aggressive weights of `classes` classes over `terms` terms."""
-    layout = struct.Struct(f"<{classes}Q")
-    zero = sum(OFFSET << (BITS * c) for c in range(classes))
-    one = [1 << (BITS * c) for c in range(classes)]
-    fields, bias = [zero] * terms, [0] * classes
-    summed, summed_bias, taken = [0] * terms, [0] * classes, 0
+    import numpy as np  # only fitting needs it: routing scores the packed integers
+
+    fields = np.zeros((terms, classes), dtype=np.int64)
+    bias = np.zeros(classes, dtype=np.int64)
+    summed, summed_bias, taken = np.zeros_like(fields), np.zeros_like(bias), 0
+    rows = [(np.array(e.terms, dtype=np.intp), np.array(e.gains), e.norm, e.label)
+            for e in examples]
     order = list(range(len(examples)))
     shuffle = random.Random(SEED).shuffle
     every = max(1, len(examples) // SNAPSHOTS)
     for epoch in range(EPOCHS):
         shuffle(order)
         for step, number in enumerate(order, 1):
-            _update(examples[number], fields, bias, layout, one)
+            _update(*rows[number], fields, bias)
             if epoch >= AVERAGE_FROM and step % every == 0:
-                summed = [a + b for a, b in zip(summed, fields, strict=True)]
-                summed_bias = [a + b for a, b in zip(summed_bias, bias, strict=True)]
+                summed += fields
+                summed_bias += bias
                 taken += 1
     if not taken:  # too few examples to reach a snapshot: the last weights
         summed, summed_bias, taken = fields, bias, 1
-    base = taken * zero
-    return Weights(tuple(value - base for value in summed), tuple(summed_bias), SCALE * taken)
+    return Weights(_packed(summed), tuple(int(b) for b in summed_bias), SCALE * taken)
 
 
-def _update(
-    example: Example, fields: list[int], bias: list[int], layout: struct.Struct, one: list[int]
-) -> None:
-    """One passive-aggressive step on `example` (nothing when it is right by a margin of 1)."""
-    total = 0
-    for term in example.terms:
-        total += fields[term]
-    count = len(example.terms) * OFFSET
-    norm = example.norm
-    fields_now = layout.unpack(total.to_bytes(layout.size, "little"))
-    scores = [value - count + b * norm for value, b in zip(fields_now, bias, strict=True)]
-    label = example.label
-    right = scores[label]
-    scores[label] = -float("inf")
-    rival = scores.index(max(scores))
-    loss = 1.0 - (right - scores[rival]) / (SCALE * norm)
+def _update(terms: Any, gains: Any, norm: float, label: int, fields: Any, bias: Any) -> None:
+    """One passive-aggressive step on an example (nothing when it is right by a margin of 1)."""
+    scores = fields[terms].sum(axis=0) + bias * norm
+    right = float(scores[label])
+    scores[label] = -math.inf
+    rival = int(scores.argmax())
+    loss = 1.0 - (right - float(scores[rival])) / (SCALE * norm)
     if loss <= 0.0:
         return
     step = min(AGGRESSIVENESS, loss / 4)  # |x|**2 = 1 (unit vector) + 1 (bias), twice
-    apart = one[label] - one[rival]
-    for term, gain in zip(example.terms, example.gains, strict=True):
-        fields[term] += apart * round(step * gain)
-    moved = round(step * SCALE)
-    bias[label] += moved
-    bias[rival] -= moved
+    moved = (step * gains).round().astype(fields.dtype)  # half to even, as round() does
+    fields[terms, label] += moved
+    fields[terms, rival] -= moved
+    moved_bias = round(step * SCALE)
+    bias[label] += moved_bias
+    bias[rival] -= moved_bias
+
+
+def _packed(matrix: Any) -> tuple[int, ...]:
+    """Each row of signed 64-bit fields as one integer: sum of field c << (BITS * c). The
+    row's bytes read as an unsigned integer hold each negative field plus 2**64, i.e. one more
+    in the next field up: those carries are taken away again."""
+    import numpy as np
+
+    rows, classes = matrix.shape
+    carries = np.zeros((rows, classes + 1), dtype="<u8")
+    carries[:, 1:] = matrix < 0
+    data, borrowed = matrix.astype("<i8").tobytes(), carries.tobytes()
+    width = classes * 8
+    return tuple(
+        int.from_bytes(data[r * width:(r + 1) * width], "little")
+        - int.from_bytes(borrowed[r * (width + 8):(r + 1) * (width + 8)], "little")
+        for r in range(rows))

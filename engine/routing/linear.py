@@ -178,8 +178,7 @@ def fit_model(
 
 ALGORITHM = ("linear model 1", features.NGRAM_SIZES, features.NGRAM_WEIGHT,
              features.LONGEST_WORD, features.COMMON_SHARE, fitting.EPOCHS, fitting.AVERAGE_FROM,
-             fitting.SNAPSHOTS, fitting.AGGRESSIVENESS, fitting.SEED, fitting.SCALE,
-             fitting.OFFSET)
+             fitting.SNAPSHOTS, fitting.AGGRESSIVENESS, fitting.SEED, fitting.SCALE)
 """What a kept model was fitted with besides its examples: a change here fits anew."""
 
 
