@@ -55,7 +55,9 @@ class Report:
 
 def plain_text(text: str) -> str:
     """`text` on one line: control and separator characters as spaces, runs of spaces one."""
-    spaced = "".join(" " if unicodedata.category(ch)[0] in "CZ" else ch for ch in text)
+    # isprintable() is False exactly for a character of those categories other than " "
+    spaced = text if text.isprintable() else "".join(
+        " " if unicodedata.category(ch)[0] in "CZ" else ch for ch in text)
     return " ".join(spaced.split())
 
 

@@ -118,9 +118,8 @@ class ExampleMatch:
     def _similar(self, agent: str | None) -> list[NearestExample]:
         query = self._index.vector(self._tokens)
         found = []
-        for example in self._index.examples:
-            if agent is not None and example.agent != agent:
-                continue
+        examples = self._index.examples if agent is None else self._index.examples_of(agent)
+        for example in examples:
             similarity = sum(w * example.vector.get(t, 0.0) for t, w in query.items())
             if similarity > 0:
                 found.append(NearestExample(example.text, example.agent, similarity))

@@ -133,6 +133,19 @@ class ExampleIndex:
                 for text, agent, words in self.declared)
         return found
 
+    def examples_of(self, agent: str) -> tuple[Example, ...]:
+        """The examples of one agent (a miss is explained by its target's nearest example:
+        scanning only that agent's keeps an evaluation linear in its rows)."""
+        found = self._built.get(f"of {agent}")
+        if found is None:
+            by_agent: dict[str, list[Example]] = {}
+            for example in self.examples:
+                by_agent.setdefault(example.agent, []).append(example)
+            for name in self.agent_names:
+                self._built[f"of {name}"] = tuple(by_agent.get(name, ()))
+            found = self._built.get(f"of {agent}", ())
+        return found
+
     def probabilities(self, tokens: Sequence[str]) -> Probabilities | None:
         """Each agent's calibrated probability for the request; None when no term is known."""
         scores = self.model.scores(tokens)
