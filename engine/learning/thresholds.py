@@ -10,7 +10,9 @@ Pure over models and rows.
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Sequence
+from itertools import repeat
 
 from engine.config.snapshot import Snapshot
 from engine.evaluation.corpus import Row
@@ -48,13 +50,16 @@ def _temperature(learned: Snapshot, rows: Sequence[Row]) -> float:
     if index is None:
         return thresholds_of(learned).temperature
     position = {name: n for n, name in enumerate(index.agent_names)}
-    scored: list[tuple[tuple[float, ...], set[int]]] = []
+    scored: list[tuple[list[float], tuple[int, ...]]] = []
     for row in rows:
         agent = position.get(row.agent)
         found = None if agent is None else index.probabilities(index.normalizer.tokens(row.text))
         if found is None or agent not in found.agents:
             continue
-        scored.append((found.groups, {g for g, a in enumerate(index.group_agents) if a == agent}))
+        groups = found.groups
+        top = max(groups)
+        scored.append(([value - top for value in groups],
+                       tuple(g for g, a in enumerate(index.group_agents) if a == agent)))
         if len(scored) == LOG_LOSS_ROWS:
             break
     if not scored:
@@ -62,12 +67,12 @@ def _temperature(learned: Snapshot, rows: Sequence[Row]) -> float:
     return min(TEMPERATURES, key=lambda t: (_log_loss(scored, t), t))
 
 
-def _log_loss(scored: Sequence[tuple[tuple[float, ...], set[int]]], temperature: float) -> float:
-    total = 0.0
-    for groups, mine in scored:
-        logits = [value / temperature for value in groups]
-        top = max(logits)
-        shares = [math.exp(logit - top) for logit in logits]
-        right = sum(share for g, share in enumerate(shares) if g in mine)
+def _log_loss(scored: Sequence[tuple[list[float], tuple[int, ...]]], temperature: float) -> float:
+    """The rows' log loss at `temperature`; each row is its groups' scores less the best one
+    (the softmax does not change with a common shift) and its own agent's groups."""
+    total, inverse = 0.0, 1.0 / temperature
+    for gaps, mine in scored:
+        shares = list(map(math.exp, map(operator.mul, gaps, repeat(inverse))))
+        right = sum(shares[g] for g in mine)
         total -= math.log(max(right / sum(shares), 1e-300))
     return total
