@@ -11,16 +11,16 @@ thresholds are the router's business; explanations live in `engine.routing.evide
 from __future__ import annotations
 
 import heapq
-import math
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
 from types import MappingProxyType
+from typing import Any
 
 from engine.config.models import AgentSpec, CapabilitySpec, ExamplesSpec
 from engine.routing.features import example_terms
-from engine.routing.linear import MAX_CLASSES, LinearModel, fit_model
+from engine.routing.linear import MAX_CLASSES, LinearModel, fit_model, softmax
 from engine.routing.normalize import Normalizer
 from engine.routing.stopwords import stop_words
 
@@ -49,8 +49,9 @@ class Probabilities:
 
     __slots__ = ("_agents", "_exact", "_index", "_shares", "informative", "norm", "raw", "unit")
 
-    def __init__(self, index: ExampleIndex, shares: list[float], exact: int | None, *,
-                 informative: bool, norm: float, raw: list[float]) -> None:
+    def __init__(self, index: ExampleIndex, shares: Any, exact: int | None, *,
+                 informative: bool, norm: float, raw: Any) -> None:
+        """`shares` and `raw`: float64 numpy arrays, one value per group."""
         self._index, self._shares, self._exact = index, shares, exact
         self._agents: dict[int, float] | None = None
         self.informative, self.norm, self.raw = informative, norm, raw
@@ -62,11 +63,12 @@ class Probabilities:
         that is one of an agent's examples is that agent's, with probability 1."""
         if self._agents is None:
             group_agents = self._index.group_agents
+            shares: list[float] = self._shares.tolist()
             if self._index.one_group_each:
-                agents = dict(zip(group_agents, self._shares, strict=True))
+                agents = dict(zip(group_agents, shares, strict=True))
             else:
                 agents = {}
-                for agent, share in zip(group_agents, self._shares, strict=True):
+                for agent, share in zip(group_agents, shares, strict=True):
                     agents[agent] = agents.get(agent, 0.0) + share
             if self._exact is not None:
                 agents = dict.fromkeys(agents, 0.0)
@@ -80,23 +82,22 @@ class Probabilities:
         if not self._index.one_group_each or self._exact is not None:
             ranked = heapq.nlargest(2, self.agents.items(), key=itemgetter(1))
             return ranked[0], (ranked[1] if len(ranked) > 1 else None)
-        # one group per agent, in declaration order: positions come straight from the list
+        # one group per agent, in declaration order: positions come straight from the array
         shares, agents = self._shares, self._index.group_agents
-        best = max(shares)
-        first = shares.index(best)
+        first = int(shares.argmax())
+        best = float(shares[first])
         if len(shares) == 1:
             return (agents[first], best), None
         shares[first] = -1.0
-        runner_up = max(shares)
-        second = shares.index(runner_up)
+        second = int(shares.argmax())
         shares[first] = best
-        return (agents[first], best), (agents[second], runner_up)
+        return (agents[first], best), (agents[second], float(shares[second]))
 
     @property
     def groups(self) -> tuple[float, ...]:
         """Each group's score (for explanations and for placing learned examples)."""
-        scale = 1.0 / (self.unit * self.norm)
-        return tuple(value * scale for value in self.raw)
+        found: list[float] = (self.raw * (1.0 / (self.unit * self.norm))).tolist()
+        return tuple(found)
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,15 +152,12 @@ class ExampleIndex:
         scores = self.model.scores(tokens)
         if scores is None:
             return None
-        values = scores.values
         scale = 1.0 / (self.model.unit * scores.norm * self.temperature)
-        top = max(values)
-        shares = [math.exp((value - top) * scale) for value in values]
-        inverse = 1.0 / sum(shares)
+        shares = softmax(scores.values, scale)
         exact = self.exact.get(tuple(tokens)) if self.exact else None
-        return Probabilities(self, [share * inverse for share in shares], exact,
+        return Probabilities(self, shares, exact,
                              informative=scores.informative or exact is not None,
-                             norm=scores.norm, raw=values)
+                             norm=scores.norm, raw=scores.values)
 
     def group_scores(self, tokens: Sequence[str]) -> tuple[float, ...]:
         """Each group's raw score for the request (all 0 when no term is known)."""
