@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from engine.config.loader import load_config
 from engine.errors import UsageError
-from engine.evaluation.corpus import CorpusReader, Row
+from engine.evaluation.corpus import SEVERAL, CorpusReader, Row
 from engine.evaluation.labels import load_labels
 from engine.evaluation.report import RENDER_BY_NAME, Report, Threshold, render_findings
 from engine.evaluation.run import Evaluation, evaluate
@@ -55,6 +55,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--labels", metavar="FILE",
                         help="a YAML mapping of the corpus's labels to agents (a corpus "
                              "labelled by intent, say)")
+    parser.add_argument("--several-labels", choices=SEVERAL, default="any",
+                        help="a row labelled with several agents: a route to any of them is "
+                             "right (any, the default), only to its first label (first), or "
+                             "the row is skipped (skip)")
     parser.add_argument("--curve", action="store_true",
                         help="also show accuracy, specialist recall and false transfers with "
                              "the examples layer answering from each min_score (0-0.95)")
@@ -80,6 +84,17 @@ def _thresholds(args: argparse.Namespace, evaluation: Evaluation) -> list[Thresh
     return found
 
 
+def note_several(reader: CorpusReader, command: str) -> None:
+    """Say on stderr how many rows had several labels and what became of them."""
+    if not reader.several_rows:
+        return
+    fate = {"first": "scored against their first label" if command == "eval"
+            else "learned for their first label", "skip": "skipped",
+            "any": "right when routed to any of them"}[reader.several]
+    print(f"handoff {command}: {reader.several_rows} row(s) labelled with several agents: "
+          f"{fate} (--several-labels)", file=sys.stderr)
+
+
 def execute(args: argparse.Namespace) -> int:
     if args.worst < 0:
         raise UsageError("--worst must be 0 or more")
@@ -87,9 +102,10 @@ def execute(args: argparse.Namespace) -> int:
     agents = tuple(snapshot.agents)
     labels = load_labels(args.labels, agents=agents) if args.labels else None
     reader = CorpusReader(args.corpus, agents=agents, entry=snapshot.config.engine.entry,
-                          labels=labels)
+                          labels=labels, several=args.several_labels)
     rows: Iterable[Row] = list(reader) if args.curve else reader
     evaluation = evaluate(Router(snapshot), rows, agents=agents, worst=args.worst)
+    note_several(reader, "eval")
     thresholds = _thresholds(args, evaluation)
     issues = tuple(reader.issues)
     points = tuple(curve(snapshot, list(rows))) if args.curve else ()

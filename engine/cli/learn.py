@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.cli.eval import _fraction
+from engine.cli.eval import _fraction, note_several
 from engine.config.loader import check_paths, load_config
 from engine.errors import UsageError
 from engine.evaluation.corpus import CorpusReader
@@ -51,6 +51,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="choose the most accurate thresholds that route away at most X "
                              "of the rows that should stay (default: the set's "
                              "examples.max_false_transfer, else the most accurate)")
+    parser.add_argument("--several-labels", choices=("first", "skip"), default="first",
+                        help="a row labelled with several agents: learn it for its first "
+                             "label, or skip it (default: first; one utterance cannot be an "
+                             "example of two agents in a valid set)")
     parser.add_argument("--keywords", action="store_true",
                         help="also learn precise keywords per agent")
 
@@ -124,10 +128,11 @@ def execute(args: argparse.Namespace) -> int:
     agents = tuple(snapshot.agents)
     labels = load_labels(args.labels, agents=agents) if args.labels else None
     reader = CorpusReader(args.corpus, agents=agents, entry=snapshot.config.engine.entry,
-                          labels=labels)
+                          labels=labels, several=args.several_labels)
     rows = list(reader)
     for issue in reader.issues:
         print(issue, file=sys.stderr)
+    note_several(reader, "learn")
     if reader.bad_rows:
         more = reader.bad_rows - len(reader.issues)
         print(f"handoff learn: {reader.bad_rows} bad row(s) in {args.corpus} left out"

@@ -1,6 +1,10 @@
 """Reading a labelled corpus (CSV or JSONL: `text`, `agent`, optional `from`, `context`) as a
 stream of rows, each bad row reported as a located `Issue` instead of an exception.
 
+A row may carry several labels (a JSON list, or names joined by `|`): `several` says what
+becomes of it: `first` (its first label is its agent), `skip` (left out), or `any` (its
+first label is its agent and the others are right too, for evaluation).
+
 Streams line by line (bounded memory whatever the file size). It checks names against the
 agents it is given; it never routes.
 """
@@ -37,6 +41,10 @@ CODES = {
 }
 
 
+SEVERAL = ("first", "skip", "any")
+"""What becomes of a row with several labels (see the module docstring)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Row:
     """One labelled request: where it is (`line`), its text, expected agent, sender, context."""
@@ -46,6 +54,13 @@ class Row:
     agent: str
     sender: str
     context: Mapping[str, Any] = field(default_factory=dict)
+    also: tuple[str, ...] = ()
+    """The row's other labels' agents (policy `any`): a route to one of them is right too."""
+
+    def expected(self, predicted: str | None) -> str:
+        """The agent a route to `predicted` is scored against: `predicted` itself when it is
+        one of the row's other labels, else the row's agent."""
+        return predicted if predicted is not None and predicted in self.also else self.agent
 
 
 @dataclass(slots=True)
@@ -89,12 +104,16 @@ class CorpusReader:
 
     def __init__(
         self, path: str | Path, *, agents: Collection[str], entry: str,
-        labels: Mapping[str, str] | None = None,
+        labels: Mapping[str, str] | None = None, several: str = "first",
     ) -> None:
+        if several not in SEVERAL:
+            raise UsageError(f"several must be one of {', '.join(SEVERAL)}, not {several!r}")
         self.path = Path(path)
-        self.agents, self.entry, self.labels = agents, entry, labels
+        self.agents, self.entry, self.labels, self.several = agents, entry, labels, several
         self.issues: list[Issue] = []
         self.bad_rows = 0
+        self.several_rows = 0
+        """Rows labelled with several agents (kept or left out by `several`)."""
         if not self.path.is_file():
             raise UsageError(f"corpus {str(path)!r} is not a readable file")
 
@@ -176,32 +195,62 @@ class CorpusReader:
 
     def _row(self, line: int, values: Mapping[str, Any], context: Any) -> Row | None:
         text = values.get("text")
-        agent = next((values[name] for name in LABEL_COLUMNS if name in values), None)
-        if self.labels is not None and isinstance(agent, str) and agent.strip():
-            label = agent.strip()
-            agent = self.labels.get(label)
-            if agent is None:
-                self._issue(line, "corpus-unknown-label",
-                            f"label {label!r} is not in the label map{suggest(label, self.labels)}")
-                return None
+        label = next((values[name] for name in LABEL_COLUMNS if name in values), None)
         sender = values.get("from") or self.entry
-        if not isinstance(text, str) or not isinstance(agent, str) or not isinstance(sender, str):
-            self._issue(line, "corpus-syntax", "'text', 'agent' and 'from' must be strings")
+        labels = _labels(label)
+        if not isinstance(text, str) or labels is None or not isinstance(sender, str):
+            self._issue(line, "corpus-syntax", "'text' and 'from' must be strings, 'agent' a "
+                        "string or a list of strings")
             return None
-        if not text.strip() or not agent.strip():
+        if not text.strip() or not all(labels):
             what = "text" if not text.strip() else "agent"
             self._issue(line, "corpus-empty", f"empty {what}")
             return None
-        for name, what in ((agent.strip(), "agent"), (sender.strip(), "sender ('from')")):
-            if name not in self.agents:
-                hint = suggest(name, self.agents)
-                self._issue(line, "corpus-unknown-agent",
-                            f"{what} {name!r} is not an agent of the config{hint}")
-                return None
+        agents = self._agents(line, labels)
+        if agents is None or not self._known(line, sender.strip(), "sender ('from')"):
+            return None
         if not isinstance(context, dict):
             self._issue(line, "corpus-context", "context must be a JSON object")
             return None
-        return Row(line, text, agent.strip(), sender.strip(), context)
+        if len(agents) > 1:
+            self.several_rows += 1
+            if self.several == "skip":
+                return None
+        also = agents[1:] if self.several == "any" else ()
+        return Row(line, text, agents[0], sender.strip(), context, also)
+
+    def _agents(self, line: int, labels: list[str]) -> tuple[str, ...] | None:
+        """The row's labels as agents (through the label map), each once, in order."""
+        found = []
+        for label in labels:
+            agent = label if self.labels is None else self.labels.get(label)
+            if agent is None:
+                hint = suggest(label, self.labels or {})
+                self._issue(line, "corpus-unknown-label",
+                            f"label {label!r} is not in the label map{hint}")
+                return None
+            if not self._known(line, agent, "agent"):
+                return None
+            found.append(agent)
+        return tuple(dict.fromkeys(found))
+
+    def _known(self, line: int, name: str, what: str) -> bool:
+        if name in self.agents:
+            return True
+        hint = suggest(name, self.agents)
+        self._issue(line, "corpus-unknown-agent",
+                    f"{what} {name!r} is not an agent of the config{hint}")
+        return False
+
+
+def _labels(value: Any) -> list[str] | None:
+    """A row's labels, stripped: a JSON list of strings or names joined by `|`; None when it
+    is neither."""
+    if isinstance(value, str):
+        return [part.strip() for part in value.split("|")]
+    if isinstance(value, list) and value and all(isinstance(part, str) for part in value):
+        return [part.strip() for part in value]
+    return None
 
 
 def _columns(names: Collection[str]) -> set[str]:

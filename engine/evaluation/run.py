@@ -128,8 +128,9 @@ def evaluate(
         started = clock()
         decision = route(request)
         micros = (clock() - started) / 1000
-        evaluation.tally.add(row.agent, row.sender, decision.target, micros)
+        expected = row.expected(decision.target)
+        evaluation.tally.add(expected, row.sender, decision.target, micros)
         predicted = decision.target or row.sender
-        if predicted != row.agent:
+        if predicted != expected:
             _record_miss(evaluation, row, decision)
     return evaluation

@@ -68,10 +68,10 @@ def seen_rows(learned: Snapshot, rows: Sequence[Row], temperature: float) -> lis
         decision = answering.route(request)
         match = decision.examples
         if decision.layer is Layer.example and match is not None:
-            found.append(Seen(row.agent, row.sender, decision.target, match.score,
-                               match.margin, otherwise))
+            found.append(Seen(row.expected(decision.target), row.sender, decision.target,
+                              match.score, match.margin, otherwise))
         else:
-            found.append(Seen(row.agent, row.sender, None, 0.0, 0.0, otherwise))
+            found.append(Seen(row.expected(otherwise), row.sender, None, 0.0, 0.0, otherwise))
     return found
 
 

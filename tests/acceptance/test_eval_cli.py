@@ -143,3 +143,19 @@ def test_a_large_bad_corpus_streams_in_bounded_memory(tmp_path: Path) -> None:
     assert "... and 399901 more bad row(s)" in done.stderr
     peak_kib = int(done.stderr.rsplit("peak ", 1)[1].split()[0])
     assert peak_kib < 200 * 1024, peak_kib
+
+
+@pytest.mark.parametrize(("policy", "accuracy", "rows"), [
+    ("any", 1.0, 1), ("first", 0.0, 1), ("skip", None, 0)])
+def test_a_row_with_several_labels_is_scored_by_the_declared_policy(
+    tmp_path: Path, policy: str, accuracy: float | None, rows: int,
+) -> None:
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text('{"text": "someone stole my card", "agent": ["claims", "fraud_agent"]}\n')
+    done = handoff("eval", BANKING, corpus, "--several-labels", policy, "--format", "json")
+    assert "1 row(s) labelled with several agents" in done.stderr
+    if rows == 0:
+        assert done.returncode == 1 and "no rows to evaluate" in done.stderr
+        return
+    report = json.loads(done.stdout)
+    assert report["rows"] == rows and report["accuracy"] == accuracy

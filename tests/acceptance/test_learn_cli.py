@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
+from engine.config.loader import load_config
+from engine.routing.examples import agent_examples
 from tests.conftest import CONFIGS, REPO
 from tests.patience import HANG_S
 
@@ -146,3 +148,23 @@ def test_a_hostile_corpus_is_reported_by_row_and_still_gives_a_valid_set(tmp_pat
     assert report["cleaning"]["conflict"]["rows"] == 1
     assert report["cleaning"]["duplicate"]["rows"] == 1
     assert handoff("check", out, "--strict").returncode == 0
+
+
+@pytest.mark.parametrize(("policy", "learned_row"), [("first", True), ("skip", False)])
+def test_rows_with_several_labels_follow_the_declared_policy(
+    tmp_path: Path, policy: str, learned_row: bool,
+) -> None:
+    rows = [(f"my gizmo number {n} broke", "claims") for n in range(20)]
+    rows += [(f"what is my balance number {n}", "concierge") for n in range(20)]
+    rows.append(("my gadget was nicked and I want to claim", "claims|fraud_agent"))
+    corpus = write_corpus(tmp_path / "c.csv", rows)
+    out = tmp_path / "out"
+    done = handoff("learn", BANKING, corpus, "--out", out, "--several-labels", policy,
+                   "--holdout", "0.5")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 row(s) labelled with several agents" in done.stderr
+    config = load_config(out).config
+    owners = {agent for text, agent, _group in agent_examples(config.agents.values(),
+                                                              config.capabilities)
+              if text == "my gadget was nicked and I want to claim"}
+    assert owners == ({"claims"} if learned_row else set())

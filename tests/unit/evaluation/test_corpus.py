@@ -138,3 +138,51 @@ def test_label_maps_are_read_flat_or_under_intents_and_checked(tmp_path: Path) -
         load_labels(wrong, agents=AGENTS)
     with pytest.raises(UsageError, match="cannot be read"):
         load_labels(tmp_path / "missing.yaml", agents=AGENTS)
+
+
+SEVERAL_ROWS = (b'{"text": "card stolen, claim it", "agent": ["fraud_agent", "claims"]}\n'
+                b'{"text": "hello", "agent": "concierge"}\n'
+                b'{"text": "both again", "agent": "claims | fraud_agent | claims"}\n')
+
+
+@pytest.mark.parametrize(("several", "kept"), [
+    ("first", [(1, "fraud_agent", ()), (2, "concierge", ()), (3, "claims", ())]),
+    ("skip", [(2, "concierge", ())]),
+    ("any", [(1, "fraud_agent", ("claims",)), (2, "concierge", ()),
+             (3, "claims", ("fraud_agent",))]),
+])
+def test_a_row_with_several_labels_follows_the_declared_policy(
+    tmp_path: Path, several: str, kept: list[tuple[int, str, tuple[str, ...]]],
+) -> None:
+    path = tmp_path / "c.jsonl"
+    path.write_bytes(SEVERAL_ROWS)
+    reader = CorpusReader(path, agents=AGENTS, entry="concierge", several=several)
+    assert [(r.line, r.agent, r.also) for r in reader] == kept
+    assert reader.several_rows == 2 and reader.bad_rows == 0
+
+
+def test_several_labels_map_to_agents_once_and_each_is_checked(tmp_path: Path) -> None:
+    path = tmp_path / "c.csv"
+    path.write_bytes(b"text,intent\nlost it,lost_card|stolen_card\nwho,lost_card|nobody\n"
+                     b"empty part,lost_card||\n")
+    labels = {"lost_card": "fraud_agent", "stolen_card": "fraud_agent"}
+    reader = CorpusReader(path, agents=AGENTS, entry="concierge", labels=labels, several="skip")
+    assert [(r.line, r.agent) for r in reader] == [(2, "fraud_agent")]  # one agent: one label
+    assert reader.several_rows == 0
+    assert [(i.line, i.code) for i in reader.issues] == [(3, "corpus-unknown-label"),
+                                                         (4, "corpus-empty")]
+
+
+def test_a_route_to_any_other_label_is_scored_right() -> None:
+    from engine.evaluation.corpus import Row
+
+    row = Row(1, "t", "fraud_agent", "concierge", {}, ("claims",))
+    assert row.expected("claims") == "claims"
+    assert row.expected("concierge") == row.expected(None) == "fraud_agent"
+
+
+def test_an_unknown_policy_is_a_usage_error(tmp_path: Path) -> None:
+    path = tmp_path / "c.csv"
+    path.write_bytes(b"text,agent\n")
+    with pytest.raises(UsageError, match="several must be one of first, skip, any"):
+        CorpusReader(path, agents=AGENTS, entry="concierge", several="all")
