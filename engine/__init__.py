@@ -242,9 +242,11 @@ if TYPE_CHECKING:  # static view of the lazy names, for type checkers and editor
         ConfigSet,
         ContextPolicy,
         EngineSpec,
+        HandoffConfig,
         HandoffSpec,
         Policies,
         RuleSpec,
+        UnifiedAgent,
     )
     from engine.config.snapshot import Snapshot, build_handoff_map
     from engine.errors import (
@@ -307,6 +309,8 @@ if TYPE_CHECKING:  # static view of the lazy names, for type checkers and editor
     from engine.runtime.payloads import PayloadRefusal, check_payload
     from engine.runtime.reload import Reloader, ReloadResult, ReloadStats
     from engine.runtime.session import Session, SessionHop
+    from engine.runtime.session_manager import SessionAgentManager
+    from engine.runtime.tool_registry import ToolRegistry
     from engine.runtime.tools import HandoffTool, handoff_tools
     from engine.runtime.watch import ConfigWatcher, WatchOptions
     from engine.stores import MemoryStore, PostgresStore, RecordQuery, SQLiteStore, Store
