@@ -202,3 +202,30 @@ class RouteDecision(NamedTuple):
             "dropped_requests": [request.to_dict() for request in self.dropped_requests],
             "examples": None if self.examples is None else self.examples.to_dict(),
         }
+
+
+_new = tuple.__new__
+"""Decisions are built with `tuple.__new__` (every field given), skipping the NamedTuple's
+Python-level `__new__` frame: same objects, a fraction of the cost on the router's hot path.
+Only the two factories below know the field order."""
+
+
+def routed(
+    request: RouteRequest, target: str, layer: Layer, *, how: str, version: str,
+    candidates: Sequence[Candidate], rule: str | None = None, keywords: tuple[str, ...] = (),
+    capabilities: tuple[str, ...] = (), examples: ExampleMatch | None = None,
+) -> RouteDecision:
+    """A decision that hands `request` to `target`: `how` says which layer's rule decided."""
+    return _new(RouteDecision, (target, layer, rule, keywords, capabilities, candidates, None,
+                                how, version, request, (), examples))
+
+
+def refused(
+    request: RouteRequest, *, reason: Reason | None, detail: str, version: str,
+    layer: Layer | None = None, candidates: Sequence[Candidate] = (),
+    examples: ExampleMatch | None = None,
+) -> RouteDecision:
+    """A decision that hands `request` to nobody, and why (`reason` None: refused before
+    routing, `detail` says by what)."""
+    return _new(RouteDecision, (None, layer, None, (), (), candidates, reason, detail, version,
+                                request, (), examples))

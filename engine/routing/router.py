@@ -21,6 +21,8 @@ from engine.routing.decision import (
     Reason,
     RouteDecision,
     RouteRequest,
+    refused,
+    routed,
 )
 from engine.routing.evidence import ExampleMatch
 from engine.routing.policy import Hop
@@ -30,7 +32,6 @@ from engine.routing.tables import AgentPolicy
 if TYPE_CHECKING:
     from engine.config.snapshot import Snapshot
 
-_NOTHING: tuple[str, ...] = ()
 _new = tuple.__new__
 _KEYWORD = Layer.keyword
 _BY_TOOL = "the handoff tool names this agent"
@@ -103,14 +104,12 @@ class Router:
             detail = policy.explain(reason, sender, target, self._tables)
             refused = (Candidate(target, Layer.trigger, 0, reason, None),)
             return self._refuse(request, Layer.trigger, reason, detail, refused)
-        # Hot paths build records with tuple.__new__ (every field given), skipping the
-        # NamedTuples' Python-level __new__ frames: same objects, a fraction of the cost.
+        # Hot paths build candidates with tuple.__new__ (every field given), skipping the
+        # NamedTuple's Python-level __new__ frame: same objects, a fraction of the cost.
         candidate = _new(Candidate, (target, Layer.trigger, 0, None, None))
         how = _BY_TOOL if request.target is None else _BY_TARGET
-        return _new(RouteDecision, (
-            target, Layer.trigger, None, _NOTHING, _NOTHING, (candidate,), None, how,
-            self._version, request, (), None,
-        ))
+        return routed(request, target, Layer.trigger, how=how, version=self._version,
+                      candidates=(candidate,))
 
     def _matched(
         self, request: RouteRequest, sender: AgentPolicy, history: Sequence[Hop]
@@ -167,11 +166,9 @@ class Router:
             reason = policy.check(self._tables, sender, rule.to, history)
             candidates.append(Candidate(rule.to, Layer.rule, rule.priority, reason, rule.id))
             if reason is None:
-                return RouteDecision(
-                    rule.to, Layer.rule, rule.id, tuple(keywords), rule.capabilities,
-                    tuple(candidates), None, _BY_RULE, self._version,
-                    request,
-                )
+                return routed(request, rule.to, Layer.rule, how=_BY_RULE, version=self._version,
+                              candidates=tuple(candidates), rule=rule.id,
+                              keywords=tuple(keywords), capabilities=rule.capabilities)
         return None
 
     def _keywords(
@@ -203,11 +200,9 @@ class Router:
         flat: list[str] = []
         for hits in matched.values():
             flat += hits
-        keywords = tuple(dict.fromkeys(flat))
-        return _new(RouteDecision, (
-            winner, Layer.keyword, None, keywords, tuple(matched), every, None, _BY_KEYWORDS,
-            self._version, request, (), None,
-        ))
+        return routed(request, winner, Layer.keyword, how=_BY_KEYWORDS, version=self._version,
+                      candidates=every, keywords=tuple(dict.fromkeys(flat)),
+                      capabilities=tuple(matched))
 
     def _nearest(self, tokens: list[str]) -> ExampleMatch | None:
         """Every agent's probability by the examples, the most probable two first."""
@@ -239,10 +234,8 @@ class Router:
         candidates.append(_new(Candidate, (match.agent, Layer.example, match.score, reason, None)))
         if reason is not None:
             return None
-        return _new(RouteDecision, (
-            match.agent, Layer.example, None, _NOTHING, _NOTHING, tuple(candidates), None,
-            _BY_EXAMPLES, self._version, request, (), match,
-        ))
+        return routed(request, match.agent, Layer.example, how=_BY_EXAMPLES,
+                      version=self._version, candidates=tuple(candidates), examples=match)
 
     def _fallback(
         self,
@@ -259,10 +252,8 @@ class Router:
         candidates.append(_new(Candidate, (target, Layer.fallback, 0, reason, None)))
         if reason is not None:
             return None
-        return _new(RouteDecision, (
-            target, Layer.fallback, None, _NOTHING, _NOTHING, tuple(candidates), None,
-            _BY_FALLBACK, self._version, request, (), match,
-        ))
+        return routed(request, target, Layer.fallback, how=_BY_FALLBACK, version=self._version,
+                      candidates=tuple(candidates), examples=match)
 
     def _refuse(
         self,
@@ -273,8 +264,6 @@ class Router:
         candidates: tuple[Candidate, ...],
         match: ExampleMatch | None = None,
     ) -> RouteDecision:
-        return _new(RouteDecision, (
-            None, layer, None, _NOTHING, _NOTHING, candidates, reason, detail, self._version,
-            request, (), match,
-        ))
+        return refused(request, reason=reason, detail=detail, version=self._version,
+                       layer=layer, candidates=candidates, examples=match)
 

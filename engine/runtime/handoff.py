@@ -16,6 +16,7 @@ from engine.lifecycle.delivery import Deliver
 from engine.lifecycle.expiry import Expiry
 from engine.redaction import Redactor
 from engine.routing import Layer, Reason, RouteDecision, Router, RouteRequest
+from engine.routing.decision import refused
 from engine.runtime.context import build_handoff_system_vars
 from engine.runtime.inputs import HandoffInput, InputRefusal
 from engine.runtime.payloads import PayloadRefusal
@@ -89,8 +90,8 @@ def decide(router: Router, request: RouteRequest, session: Session | None) -> Ro
         return router.route(request)
     if request.tool is not None and request.tool in session.removed_handoffs:
         detail = f"handoff tool {request.tool!r} was removed in session {session.session_id}"
-        return RouteDecision(None, Layer.trigger, None, (), (), (), Reason.unknown_target,
-                             detail, router.snapshot.version, request)
+        return refused(request, reason=Reason.unknown_target, detail=detail,
+                       version=router.snapshot.version, layer=Layer.trigger)
     return router.route(request, history=session.history)
 
 
@@ -101,8 +102,7 @@ def refused_input(
     wanted = cleaned.target or snapshot.handoff_map.get(cleaned.tool or "") or ""
     request = RouteRequest(sender=cleaned.sender, text=cleaned.text, tool=cleaned.tool,
                            target=wanted, context=cleaned.context, priority=cleaned.priority)
-    return RouteDecision(None, None, None, (), (), (), None, refusal.detail, snapshot.version,
-                         request)
+    return refused(request, reason=None, detail=refusal.detail, version=snapshot.version)
 
 
 def redacted(decision: RouteDecision, redactor: Redactor) -> RouteDecision:
