@@ -108,6 +108,23 @@ def test_a_rule_fires_on_the_callers_words_and_the_record_follows_the_call() -> 
     assert len(traced.traces()) == 1  # the moves continue the handoff's trace
 
 
+def test_the_router_routes_from_the_holder_the_threads_state_names() -> None:
+    model = ScriptedChatModel.of([say("Hello, how can I help?"), say("Fraud team here.")])
+
+    async def body(engine: AsyncEngine) -> Any:
+        graph = HandoffGraph(engine, model=model).swarm().compile(checkpointer=InMemorySaver())
+        await graph.ainvoke({"messages": [HumanMessage("Hello")]}, THREAD)
+        # the thread is edited: its state now says claims holds the call (the session does not)
+        await graph.aupdate_state(THREAD, {"active_agent": "claims"})
+        words = "Turns out I never authorized this purchase at all."
+        return await graph.ainvoke({"messages": [HumanMessage(words)]}, THREAD)
+
+    state, records = Traced(BANKING).run(body)
+    assert state["active_agent"] == "fraud_agent"
+    assert [(r.request.from_agent, r.request.to_agent) for r in records] == [
+        ("claims", "fraud_agent")]
+
+
 def test_a_refused_tool_handoff_is_a_tool_error_and_the_retry_completes_on_hand_on() -> None:
     traced = Traced(BANKING)
     model = ScriptedChatModel.of([
