@@ -1,5 +1,6 @@
 """A scripted `livekit.agents.llm.LLM`: plays back steps as chat chunks (text or a function call)
-through LiveKit's own LLM plugin interface. Offline; no API key. Records what each turn saw. A
+through LiveKit's own LLM plugin interface. Offline; no API key. Records what each turn saw:
+the chat, the tool names, and the tools as LiveKit formats them for an OpenAI model. A
 turn past the end of the script fails as a provider would: an `APIConnectionError` LiveKit does
 not retry (an `error` event; the session closes once its `max_unrecoverable_errors` are spent)."""
 
@@ -35,8 +36,9 @@ class ScriptedLLM(llm.LLM[Any]):
         conn_options: APIConnectOptions = DEFAULT_API_CONNECT_OPTIONS, **kwargs: Any,
     ) -> llm.LLMStream:
         try:
-            step: Step | UsageError = self.script.next(chat_ctx=chat_ctx.copy(),
-                                                       tools=_names(tools or []))
+            step: Step | UsageError = self.script.next(
+                chat_ctx=chat_ctx.copy(), tools=_names(tools or []),
+                openai=llm.ToolContext(tools or []).parse_function_tools("openai"))
         except UsageError as error:
             step = error
         return _Stream(self, step, chat_ctx=chat_ctx, tools=tools or [],

@@ -253,3 +253,40 @@ def test_policy_complete_on_run_end_completes_when_the_agents_node_finishes() ->
     assert [moves(record) for record in records] == [
         ["pending", "accepted", "in_progress", "completed"]]
     assert records[0].result == {"ended": "run"}
+
+
+def test_strict_handoff_tools_are_bound_closed_and_nulls_for_optional_fields_are_dropped() -> None:
+    model = ScriptedChatModel.of([
+        call("handoff_fraud_agent", reason="two charges", card_last4="4421",
+             suspected_amount=None),
+        say("Fraud team here."),
+    ])
+
+    async def body(engine: AsyncEngine) -> Any:
+        graph = HandoffGraph(engine, model=model, strict=True).swarm().compile(
+            checkpointer=InMemorySaver())
+        return await graph.ainvoke({"messages": [HumanMessage("Can you help me?")]}, THREAD)
+
+    state, records = Traced(BANKING).run(body)
+    concierge = next(tools for tools in model.bound
+                     if "handoff_fraud_agent" in [t["function"]["name"] for t in tools])
+    fraud = next(t["function"] for t in concierge if t["function"]["name"] == "handoff_fraud_agent")
+    assert fraud["strict"] is True and fraud["parameters"]["additionalProperties"] is False
+    assert fraud["parameters"]["required"] == ["reason", "suspected_amount", "card_last4"]
+    assert fraud["parameters"]["properties"]["suspected_amount"]["type"] == ["number", "null"]
+    assert state["active_agent"] == "fraud_agent"
+    [record] = records  # routed: a null suspected_amount would break its `type: number`
+    assert (record.request.to_agent, record.status.value) == ("fraud_agent", "in_progress")
+
+
+def test_without_strict_the_bound_handoff_tools_keep_the_schema_as_written() -> None:
+    model = ScriptedChatModel.of([say("Hello.")])
+
+    async def body(engine: AsyncEngine) -> Any:
+        graph = HandoffGraph(engine, model=model).swarm().compile()
+        return await graph.ainvoke({"messages": [HumanMessage("Can you help me?")]})
+
+    Traced(BANKING).run(body)
+    fraud = next(t["function"] for tools in model.bound for t in tools
+                 if t["function"]["name"] == "handoff_fraud_agent")
+    assert "strict" not in fraud and fraud["parameters"]["required"] == ["reason"]
