@@ -155,9 +155,7 @@ class VoiceTeam:
     your own `EngineAgent` subclasses; `policy` says when records move (default: accepted on
     the target's first turn, completed when it hands on or the call ends); `turn_routing`
     which routing layers move the caller on their own words; `strict=True` strict-mode handoff
-    tools where the payload schema allows it (`strict: true` on the tool LiveKit sends an
-    OpenAI model; the `null`s it then sends for optional properties are dropped before the
-    engine checks the payload). `team.start(call)`
+    tools (`engine.adapters.strict`) where the payload schema allows it. `team.start(call)`
     is the agent to hand to `AgentSession.start`; `team.text_input` is the room's text input
     callback (typed turns go through the same user-turn hook as spoken ones).
     """
