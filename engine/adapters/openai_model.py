@@ -32,9 +32,9 @@ MAX_REFUSALS = 3
 
 @dataclass(frozen=True)
 class RunBinding:
-    """What the running `AgentTeam.run` lends its agents' models: the conversation (the run
-    context), the model provider of the run's `RunConfig`, and where the holder's part of the
-    run's SDK session begins (None without a session)."""
+    """What a running `AgentTeam.run` (or `run_streamed`) lends its agents' models: the
+    conversation (the run context), the model provider of the run's `RunConfig`, and where the
+    holder's part of the run's SDK session begins (None without a session)."""
 
     run: Any
     provider: ModelProvider
@@ -42,8 +42,9 @@ class RunBinding:
 
 
 ACTIVE: ContextVar[RunBinding | None] = ContextVar("handoff_openai_run", default=None)
-"""Set by `AgentTeam.run` for the duration of one SDK run (a task-local value, so concurrent
-conversations never see each other's)."""
+"""Set by `AgentTeam.run` for the duration of one SDK run, and by `run_streamed` as it starts
+one (the SDK's run task copies it). A task-local value, so concurrent conversations never see
+each other's."""
 
 
 class ModelSteps(Protocol):
