@@ -26,6 +26,7 @@ from engine.adapters.common import (
 )
 from engine.adapters.lifecycle import LifecyclePolicy
 from engine.adapters.livekit_call import VoiceCall, last_user_text, let_go, user_messages
+from engine.adapters.strict import drop_strict_nulls, function_definition
 from engine.adapters.turn_routing import TurnRouting, route_turn
 from engine.config.models import AgentSpec
 from engine.errors import UsageError
@@ -153,7 +154,8 @@ class VoiceTeam:
     by name): each agent gets the ones its `metadata.tools` names; `agents` maps agent names to
     your own `EngineAgent` subclasses; `policy` says when records move (default: accepted on
     the target's first turn, completed when it hands on or the call ends); `turn_routing`
-    which routing layers move the caller on their own words. `team.start(call)`
+    which routing layers move the caller on their own words; `strict=True` strict-mode handoff
+    tools (`engine.adapters.strict`) where the payload schema allows it. `team.start(call)`
     is the agent to hand to `AgentSession.start`; `team.text_input` is the room's text input
     callback (typed turns go through the same user-turn hook as spoken ones).
     """
@@ -169,8 +171,9 @@ class VoiceTeam:
         agents: Mapping[str, AgentFactory] | None = None,
         policy: LifecyclePolicy | None = None,
         turn_routing: TurnRouting | None = None,
+        strict: bool = False,
     ) -> None:
-        self.engine, self.tts, self.llm = engine, tts, llm
+        self.engine, self.tts, self.llm, self.strict = engine, tts, llm, strict
         self.tools = tools
         self.instructions = instructions
         self.agents = dict(agents or {})
@@ -225,12 +228,14 @@ class VoiceTeam:
 
     # -- the engine deciding ------------------------------------------------------------------
     def _tool(self, tool: HandoffTool, call: VoiceCall) -> Any:
-        schema = {"name": tool.name, "description": tool.description,
-                  "parameters": tool.parameters}
+        schema = function_definition(tool, strict=self.strict)  # raw: LiveKit sends it as is
+        strict = bool(schema["strict"])
 
         async def handoff(raw_arguments: dict[str, Any], context: RunContext[Any]) -> Any:
             session = call.session
             returning = session.get_handoff_target(tool.name) == session.previous_agent
+            if strict:  # the model's nulls for optional properties
+                raw_arguments = drop_strict_nulls(tool.parameters, raw_arguments)
             outcome = await self.engine.handoff(
                 last_user_text(context.session.history), session=session, tool=tool.name,
                 context=call.context(), tool_args=raw_arguments,

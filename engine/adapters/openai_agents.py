@@ -5,7 +5,9 @@ follow the conversation (`Conversation`). Translates only; decides nothing."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from engine.adapters.common import (
@@ -23,6 +25,7 @@ from engine.adapters.openai_handoffs import (
     payload_of,
 )
 from engine.adapters.openai_model import ACTIVE, EngineModel, RunBinding
+from engine.adapters.openai_stream import StreamedTurn
 from engine.adapters.turn_routing import EVERY_TURN, route_turn
 from engine.config.models import AgentSpec
 from engine.errors import UsageError
@@ -39,7 +42,7 @@ except ImportError as error:  # pragma: no cover - exercised without the extra
 
 ModelChoice = str | Model | None
 _payload = payload_of  # the name earlier releases had
-__all__ = ["AgentTeam", "HandoffRefused", "HandoffRunContext"]
+__all__ = ["AgentTeam", "HandoffRefused", "HandoffRunContext", "StreamedTurn"]
 
 
 class AgentTeam(TeamHandoffs):
@@ -103,30 +106,33 @@ class AgentTeam(TeamHandoffs):
         """One caller turn: `Runner.run` from the session's active agent (options as for it),
         after routing `text` through the engine when `route_input` is on. A run that errors or
         is cancelled fails the record of the agent holding the call, then re-raises."""
-        context.text = text
-        context.routed.clear()  # decisions the SDK never performed (a run that failed)
-        conversation = self._conversation(context)
-        session = options.get("session")
-        before = len(await session.get_items()) if session is not None else None
-        routed = await self.route(text, context) if self.route_input else None
-        if before is not None and routed is not None and routed.target is not None:
-            context.floor = (routed.target, before)  # its run sees the session's transcript
-        starting = context.session.active_agent
-        config: RunConfig = options.get("run_config") or RunConfig()
-        binding = RunBinding(context, config.model_provider or MultiProvider(),
-                             context.floor if session is not None else None)
-        token = ACTIVE.set(binding)
+        turn = await self._begin(text, context, options)
+        token = ACTIVE.set(turn.binding)
         try:
             result = await Runner.run(self.agent_for(context), text, context=context, **options)
         except BaseException as error:
-            await conversation.run_failed(error)
+            await self._conversation(context).run_failed(error)
             raise
         finally:
             ACTIVE.reset(token)
-        if before is not None and result.last_agent.name != starting:
-            context.floor = (result.last_agent.name, before)
-        await conversation.run_ended(result.last_agent.name)
+        await self._ended(context, turn, result.last_agent.name)
         return result
+
+    async def run_streamed(
+        self, text: str, context: HandoffRunContext, **options: Any
+    ) -> StreamedTurn:
+        """One caller turn, streamed: as `run`, through `Runner.run_streamed` (the engine
+        decides each handoff call before the SDK sees it, as in `run`). Iterate the turn's
+        `stream_events()` to the end: the records move when the stream does."""
+        turn = await self._begin(text, context, options)
+        token = ACTIVE.set(turn.binding)  # the SDK's run task starts with a copy of it
+        try:
+            result = Runner.run_streamed(self.agent_for(context), text, context=context,
+                                         **options)
+        finally:
+            ACTIVE.reset(token)
+        return StreamedTurn(result, self._conversation(context),
+                            functools.partial(self._ended, context, turn))
 
     async def route(self, text: str, context: HandoffRunContext) -> HandoffOutcome | None:
         """Route the caller's words through the engine (triggers aside: rules, keywords,
@@ -145,6 +151,29 @@ class AgentTeam(TeamHandoffs):
     async def end(self, context: HandoffRunContext) -> None:
         """The call is over: the record of the agent holding it completes."""
         await self._conversation(context).end()
+
+    async def _begin(
+        self, text: str, context: HandoffRunContext, options: Mapping[str, Any]
+    ) -> _Turn:
+        """A caller turn starts: `text` routed when `route_input` is on, and what its run's
+        model steps are lent."""
+        context.text = text
+        context.routed.clear()  # decisions the SDK never performed (a run that failed)
+        session = options.get("session")
+        before = len(await session.get_items()) if session is not None else None
+        routed = await self.route(text, context) if self.route_input else None
+        if before is not None and routed is not None and routed.target is not None:
+            context.floor = (routed.target, before)  # its run sees the session's transcript
+        config: RunConfig = options.get("run_config") or RunConfig()
+        binding = RunBinding(context, config.model_provider or MultiProvider(),
+                             context.floor if session is not None else None)
+        return _Turn(binding, context.session.active_agent, before)
+
+    async def _ended(self, context: HandoffRunContext, turn: _Turn, last_agent: str) -> None:
+        """A caller turn's run ended normally with `last_agent` holding the call."""
+        if turn.before is not None and last_agent != turn.starting:
+            context.floor = (last_agent, turn.before)
+        await self._conversation(context).run_ended(last_agent)
 
     # -- the model step (see openai_model.ModelSteps) --------------------------------------
     async def turn(self, agent: str) -> None:
@@ -220,6 +249,16 @@ class AgentTeam(TeamHandoffs):
         if run.conversation is None:
             run.conversation = Conversation(self.engine, run.session, self.policy)
         return run.conversation
+
+
+@dataclass(frozen=True)
+class _Turn:
+    """One caller turn's run: what its model steps are lent, the agent it starts from, and
+    the length of its SDK session before it (None without one)."""
+
+    binding: RunBinding
+    starting: str
+    before: int | None
 
 
 def _reason(outcome: HandoffOutcome) -> str:

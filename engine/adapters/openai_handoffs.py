@@ -36,7 +36,8 @@ class HandoffRunContext:
     values: dict[str, Any] = field(default_factory=dict)
     data: Any = None
     text: str = ""
-    """The caller's last words (what the handoff record's task says); `AgentTeam.run` sets it."""
+    """The caller's last words (what the handoff record's task says); `AgentTeam.run` (and
+    `run_streamed`) sets it."""
     last_outcome: HandoffOutcome | None = None
     """The engine's outcome of the last handoff in this conversation (set by the adapter)."""
     conversation: Conversation | None = None
@@ -50,8 +51,9 @@ class HandoffRunContext:
 
 class HandoffRefused(ModelBehaviorError):
     """The engine refused a handoff the SDK was already performing: only when the run did not
-    go through `AgentTeam.run` (a streamed run, or `Runner.run` called directly), where the
-    model step could not decide it first. The refusal is recorded all the same."""
+    go through `AgentTeam.run` or `AgentTeam.run_streamed` (`Runner.run` or
+    `Runner.run_streamed` called directly), where the model step could not decide it first.
+    The refusal is recorded all the same."""
 
     def __init__(self, tool: str, reason: str) -> None:
         self.tool = tool

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, cast
 
 from engine.adapters.common import (
@@ -19,6 +18,7 @@ from engine.adapters.common import (
 )
 from engine.adapters.common import tools_for as _toolbox_tools
 from engine.adapters.lifecycle import Conversation, LifecyclePolicy
+from engine.adapters.pipecat_call import FlowCall, llms_after
 from engine.adapters.pipecat_flow import default_task
 from engine.adapters.turn_routing import TurnRouting, route_turn
 from engine.config.models import AgentSpec
@@ -40,12 +40,15 @@ try:
         CancelFrame,
         ErrorFrame,
         Frame,
+        FunctionCallFromLLM,
         LLMContextFrame,
         LLMFullResponseEndFrame,
+        StartFrame,
         TTSSpeakFrame,
     )
     from pipecat.pipeline.worker import PipelineWorker
     from pipecat.processors.frame_processor import FrameDirection, FrameProcessor
+    from pipecat.services.llm_service import LLMService
 except ImportError as error:  # pragma: no cover - exercised without the extra
     raise missing("pipecat-ai", "pipecat") from error
 
@@ -55,22 +58,6 @@ NodeSource = NodeConfig | Callable[[AgentSpec], NodeConfig]
 ENTERED = "handoff_engine.entered"
 """The pre-action every node starts with: the agent takes its turn (its record is accepted) and
 says its greeting."""
-
-
-@dataclass
-class FlowCall:
-    """One call: its engine session, the conversation moving its records, the context values
-    routing rules and carry-over read, and the FlowManager once the flow has started."""
-
-    session: Session
-    conversation: Conversation
-    values: dict[str, Any] = field(default_factory=dict)
-    flow_manager: FlowManager | None = None
-    heard: int = 0
-    """How many caller messages of the LLM context the router has already seen (a context reset
-    keeps only the words that brought the caller, which were routed already)."""
-    version: str = ""
-    """The config version the current node was built on."""
 
 
 class EngineFlow:
@@ -162,6 +149,7 @@ class EngineFlow:
             outcome = await self.engine.handoff(
                 text, session=call.session, tool=tool.name,
                 context=call.conversation.context(call.values), tool_args=args,
+                tool_call_id=call.tool_call_id(tool.name, args),
             )
             return await self._moved(outcome, call, text)
 
@@ -233,18 +221,31 @@ class EngineFlow:
 
 class EngineRouter(FrameProcessor):
     """Routes each new caller message through the engine before the LLM answers it; passes
-    every frame on unless the engine moved the call (the new node's own run follows)."""
+    every frame on unless the engine moved the call (the new node's own run follows). When the
+    pipeline starts it listens to the LLM service after it for the ids of its function calls,
+    so each handoff is recorded and traced with the id of the call that asked for it."""
 
     def __init__(self, flow: EngineFlow, call: FlowCall) -> None:
         super().__init__(name="EngineRouter")
         self.flow, self.call = flow, call
+        self._listening = False
 
     async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
         await super().process_frame(frame, direction)
+        if isinstance(frame, StartFrame) and not self._listening:
+            self._listening = True
+            for llm in llms_after(self):
+                llm.add_event_handler("on_function_calls_started", self._calls_started)
         routed = (isinstance(frame, LLMContextFrame) and direction is FrameDirection.DOWNSTREAM
                   and await self.flow.before_turn(frame.context.get_messages(), self.call))
         if not routed:
             await self.push_frame(frame, direction)
+
+
+    def _calls_started(self, _llm: LLMService,
+                       function_calls: Sequence[FunctionCallFromLLM]) -> None:
+        # A plain function: it has run before the LLM service starts the calls' handlers.
+        self.call.calls_started(function_calls)
 
 
 def _entered(call: FlowCall) -> Callable[[dict[str, Any], FlowManager], Awaitable[None]]:

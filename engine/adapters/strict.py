@@ -1,7 +1,8 @@
 """Strict-mode tool parameters (OpenAI structured outputs) from a payload schema, and the way
 back: strict mode wants every object closed (`additionalProperties: false`) and every property
 required, so optional properties become nullable and a `null` the model sends for one is
-dropped before the engine checks the payload against the schema as written. Pure."""
+dropped before the engine checks the payload against the schema as written. Also the function
+definition the adapters hand a framework that passes `strict` on to the model. Pure."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.config.freeze import thaw
+from engine.runtime.tools import HandoffTool
 
 _OPEN_OBJECT_KEYS = ("patternProperties", "unevaluatedProperties", "propertyNames",
                      "dependentRequired", "dependentSchemas", "minProperties", "maxProperties")
@@ -31,6 +33,17 @@ def strict_parameters(schema: Mapping[str, Any]) -> dict[str, Any] | None:
     except _NotStrict:
         return None
     return strict
+
+
+def function_definition(tool: HandoffTool, *, strict: bool) -> dict[str, Any]:
+    """`tool` as a function definition (`name`, `description`, `parameters`, `strict`: the body
+    of an OpenAI Chat Completions tool, or a flat Responses one). With `strict`, in strict form
+    where its payload schema allows it; otherwise as written with `strict: false`, which the
+    Responses API (strict by default) needs for a schema with optional properties."""
+    parameters = strict_parameters(tool.parameters) if strict else None
+    return {"name": tool.name, "description": tool.description,
+            "parameters": parameters if parameters is not None else thaw(tool.parameters),
+            "strict": parameters is not None}
 
 
 def drop_strict_nulls(schema: Mapping[str, Any], payload: Any) -> Any:

@@ -49,13 +49,16 @@ EVERY_TURN = TurnRouting(specialists=TurnRouting().entry)
 
 async def route_turn(
     engine: AsyncEngine, session: Session, words: str, context: Mapping[str, Any],
-    routing: TurnRouting | None = None,
+    routing: TurnRouting | None = None, *, holder: str | None = None,
 ) -> HandoffOutcome | None:
     """The recorded handoff when the engine moves the caller on `words` (its outcome may still
     be a refusal if the config changed in between), or None when the holder keeps them:
-    no route, a layer `routing` does not allow, or a target that is the holder itself."""
+    no route, a layer `routing` does not allow, or a target that is the holder itself.
+    `holder`: the agent holding the call where the framework's own state says so (a LangGraph
+    thread's checkpointed state, which the user may have forked or edited); by default the
+    session's active agent."""
     routing = routing or TurnRouting()
-    holder = session.active_agent
+    holder = holder or session.active_agent
     if not words.strip():
         return None
     request = RouteRequest(holder, words, context=context)
@@ -64,4 +67,4 @@ async def route_turn(
     if decision.target in (None, holder) or not routing.allows(decision.layer,
                                                                 at_entry=at_entry):
         return None
-    return await engine.handoff(words, session=session, context=context)
+    return await engine.handoff(words, session=session, sender=holder, context=context)

@@ -27,7 +27,7 @@ from engine.adapters.langgraph.state import (
     require_handoff_state,
     view,
 )
-from engine.adapters.langgraph.tools import handoff_tool
+from engine.adapters.langgraph.tools import bindable, handoff_tool
 from engine.adapters.lifecycle import Conversation, LifecyclePolicy
 from engine.config.models import AgentSpec
 from engine.errors import UsageError
@@ -45,7 +45,9 @@ class HandoffGraph:
     mapping by agent name, or a callable of the agent spec. `tools` is your toolbox (tools by
     name): each agent gets the ones its `metadata.tools` names. `nodes` plugs in your own node
     (any runnable taking and returning the graph state) for an agent by name. `policy` says
-    when the call's records move (`engine.adapters.lifecycle`). `swarm()` and `supervisor()`
+    when the call's records move (`engine.adapters.lifecycle`). `strict=True` gives handoff
+    tools in strict form where the payload schema allows it, bound as `strict: true` tool
+    definitions (which LangChain's OpenAI models send as they are). `swarm()` and `supervisor()`
     return uncompiled `StateGraph`s (compile them with your checkpointer); `add_to(graph)` puts
     the router and agent nodes in a graph of your own. `end(thread_id)` when the call is over.
     """
@@ -59,8 +61,10 @@ class HandoffGraph:
         instructions: Callable[[AgentSpec], str] = instructions_for,
         nodes: Mapping[str, Runnable[Any, Any]] | None = None,
         policy: LifecyclePolicy | None = None,
+        strict: bool = False,
     ) -> None:
         self.engine = engine
+        self.strict = strict
         self.calls = Calls(engine, policy)
         self._model = model
         self._tools = tools
@@ -76,7 +80,7 @@ class HandoffGraph:
     # -- tools and topology ----------------------------------------------------------------
     def handoff_tools(self, agent: str) -> list[BaseTool]:
         """One tool per handoff `agent` may make (name = trigger, args = payload schema)."""
-        return [handoff_tool(self.calls, self._team, agent, tool)
+        return [handoff_tool(self.calls, self._team, agent, tool, strict=self.strict)
                 for tool in handoff_tools(self.engine.snapshot, agent)]
 
     def targets(self, agent: str) -> tuple[str, ...]:
@@ -176,7 +180,7 @@ class HandoffGraph:
         spec = self.engine.snapshot.agents[name]
         triggers = self.engine.snapshot.handoff_map
         tools = [*tools_for(spec, self._tools, triggers), *self.handoff_tools(name)]
-        model = self._model_for(spec).bind_tools(tools)
+        model = self._model_for(spec).bind_tools([bindable(tool) for tool in tools])
         base = self._instructions(spec)
 
         async def think(state: HandoffState) -> dict[str, Any]:

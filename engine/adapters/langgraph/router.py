@@ -1,8 +1,12 @@
 """The router node: before any model runs, the caller's words go through the engine's rules,
-keywords and examples from the agent holding the call. A route to another agent is a recorded
-handoff and moves the graph there; no route keeps the caller where they are and records
-nothing. The fallback layer does not move a caller here: words that match nothing are the
-holder's to answer, not a request to leave. The models' handoff tools stay the trigger layer."""
+keywords and examples from the agent holding the call (`turn_routing.route_turn`, the decision
+every adapter's user-turn hook makes, with `EVERY_TURN`: any of those layers moves the caller,
+from any agent). A route to another agent is a recorded handoff and moves the graph there; no
+route keeps the caller where they are and records nothing. The fallback layer does not move a
+caller here: words that match nothing are the holder's to answer, not a request to leave. The
+holder is the one the graph state names (a thread forked or edited with `update_state` holds
+the call where its state says), else the session's. The models' handoff tools stay the trigger
+layer."""
 
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ from langgraph.types import Command
 
 from engine.adapters.langgraph.calls import Calls, session_id_of, unbuilt
 from engine.adapters.langgraph.state import caller_text, last_human, moved
-from engine.routing.decision import Layer, RouteRequest
+from engine.adapters.turn_routing import EVERY_TURN, route_turn
 
 ROUTER = "route"
 """The router node's name in the graphs the adapter builds."""
@@ -36,13 +40,9 @@ def router_node(
         update: dict[str, Any] = {"handoff_session": session_id, "active_agent": holder}
         text = caller_text(state.get("messages", []))
         values = runtime.context if isinstance(runtime.context, Mapping) else None
-        request = RouteRequest(sender=holder, text=text, context=call.context(values))
-        decision = calls.engine.route(request, session=call.session)
-        if not text or decision.target in (None, holder) or decision.layer is Layer.fallback:
-            return Command(goto=holder, update=update)
-        outcome = await calls.engine.handoff(text, session=call.session, sender=holder,
-                                             context=call.context(values))
-        if outcome.target is None:  # refused after all (a payload rule): audited, caller stays
+        outcome = await route_turn(calls.engine, call.session, text, call.context(values),
+                                   EVERY_TURN, holder=holder)
+        if outcome is None or outcome.target is None:  # stays (a refusal is audited)
             return Command(goto=holder, update=update)
         if outcome.target not in team():
             error = await unbuilt(calls.engine, outcome)

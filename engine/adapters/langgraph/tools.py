@@ -11,6 +11,7 @@ from typing import Any
 from langchain_core.messages import ToolMessage
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, StructuredTool
+from langchain_core.utils.function_calling import convert_to_openai_function
 from langgraph.prebuilt import ToolRuntime
 from langgraph.types import Command
 from pydantic import BaseModel, ConfigDict
@@ -18,6 +19,7 @@ from pydantic import BaseModel, ConfigDict
 from engine.adapters.common import refusal_message
 from engine.adapters.langgraph.calls import Calls, unbuilt
 from engine.adapters.langgraph.state import caller_text, moved
+from engine.adapters.strict import drop_strict_nulls, function_definition
 from engine.runtime.engine import HandoffOutcome
 from engine.runtime.tools import HandoffTool
 
@@ -48,12 +50,18 @@ def refusal(outcome: HandoffOutcome, tool: str, call_id: str | None) -> ToolMess
 
 
 def handoff_tool(
-    calls: Calls, team: Callable[[], Collection[str]], source: str, tool: HandoffTool
+    calls: Calls, team: Callable[[], Collection[str]], source: str, tool: HandoffTool, *,
+    strict: bool = False,
 ) -> BaseTool:
     """The tool `source`'s model calls to hand off by `tool` (its name is the trigger). The
-    sender is `source` whatever the graph state says; the hops live in the call's session."""
+    sender is `source` whatever the graph state says; the hops live in the call's session.
+    `strict`: its arguments in strict form where the payload schema allows it (the model's
+    `null`s for optional properties are dropped before the engine checks the payload)."""
+    definition = function_definition(tool, strict=strict)
 
     async def handoff(runtime: ToolRuntime, **payload: Any) -> Command[Any] | ToolMessage:
+        if definition["strict"]:
+            payload = drop_strict_nulls(tool.parameters, payload)
         state: Mapping[str, Any] = runtime.state if isinstance(runtime.state, Mapping) else {}
         call = calls.of(state, runtime.config)
         values = runtime.context if isinstance(runtime.context, Mapping) else None
@@ -74,4 +82,14 @@ def handoff_tool(
         return Command(goto=outcome.target, graph=Command.PARENT, update=update)
 
     return _EngineTool(name=tool.name, description=tool.description,
-                       args_schema=tool.parameters, coroutine=handoff)
+                       args_schema=definition["parameters"], coroutine=handoff,
+                       metadata={"strict": definition["strict"]})
+
+
+def bindable(tool: BaseTool) -> BaseTool | dict[str, Any]:
+    """What a model is bound with for `tool`: a handoff tool in strict form as an OpenAI tool
+    definition marked `strict: true` (LangChain's OpenAI models send it as it is; others read
+    its name, description and parameters), anything else as it is."""
+    if not (tool.metadata or {}).get("strict"):
+        return tool
+    return {"type": "function", "function": {**convert_to_openai_function(tool), "strict": True}}

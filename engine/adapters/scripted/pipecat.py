@@ -39,25 +39,29 @@ _IDS = count(1)
 
 class ScriptedLLM(OpenAILLMService):
     """`ScriptedLLM([call("handoff_fraud_agent", reason="..."), say("Fraud team here.")])`: one
-    step per completion. `script.seen` holds, per turn, the tool names and messages it was shown.
+    step per completion. `script.seen` holds, per turn, the tool names and messages it was shown;
+    `tool_call_ids` the id of each tool call it made, in order.
     """
 
     def __init__(self, steps: Iterable[Step], **options: Any) -> None:
         settings = OpenAILLMService.Settings(model="scripted")
         super().__init__(api_key="scripted", settings=settings, **options)
         self.script = Script(steps)
+        self.tool_call_ids: list[str] = []
 
     async def get_chat_completions(  # type: ignore[override]
         self, context: LLMContext
     ) -> AsyncIterator[ChatCompletionChunk]:
         """The next step, streamed as the API would (the service only iterates the stream)."""
         step = self.script.next(tools=_tool_names(context), messages=list(context.get_messages()))
-        return _stream(step)
+        n = next(_IDS)
+        if step.tool is not None:
+            self.tool_call_ids.append(f"call_{n}")
+        return _stream(step, n)
 
 
-async def _stream(step: Step) -> AsyncIterator[ChatCompletionChunk]:
+async def _stream(step: Step, n: int) -> AsyncIterator[ChatCompletionChunk]:
     """The step as the chunks the Chat Completions API streams: text, or one tool call."""
-    n = next(_IDS)
     if step.tool is None:
         yield _chunk(n, ChoiceDelta(content=step.text))
         yield _chunk(n, ChoiceDelta(), finish="stop")

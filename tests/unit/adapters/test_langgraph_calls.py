@@ -108,6 +108,23 @@ def test_a_rule_fires_on_the_callers_words_and_the_record_follows_the_call() -> 
     assert len(traced.traces()) == 1  # the moves continue the handoff's trace
 
 
+def test_the_router_routes_from_the_holder_the_threads_state_names() -> None:
+    model = ScriptedChatModel.of([say("Hello, how can I help?"), say("Fraud team here.")])
+
+    async def body(engine: AsyncEngine) -> Any:
+        graph = HandoffGraph(engine, model=model).swarm().compile(checkpointer=InMemorySaver())
+        await graph.ainvoke({"messages": [HumanMessage("Hello")]}, THREAD)
+        # the thread is edited: its state now says claims holds the call (the session does not)
+        await graph.aupdate_state(THREAD, {"active_agent": "claims"})
+        words = "Turns out I never authorized this purchase at all."
+        return await graph.ainvoke({"messages": [HumanMessage(words)]}, THREAD)
+
+    state, records = Traced(BANKING).run(body)
+    assert state["active_agent"] == "fraud_agent"
+    assert [(r.request.from_agent, r.request.to_agent) for r in records] == [
+        ("claims", "fraud_agent")]
+
+
 def test_a_refused_tool_handoff_is_a_tool_error_and_the_retry_completes_on_hand_on() -> None:
     traced = Traced(BANKING)
     model = ScriptedChatModel.of([
@@ -236,3 +253,40 @@ def test_policy_complete_on_run_end_completes_when_the_agents_node_finishes() ->
     assert [moves(record) for record in records] == [
         ["pending", "accepted", "in_progress", "completed"]]
     assert records[0].result == {"ended": "run"}
+
+
+def test_strict_handoff_tools_are_bound_closed_and_nulls_for_optional_fields_are_dropped() -> None:
+    model = ScriptedChatModel.of([
+        call("handoff_fraud_agent", reason="two charges", card_last4="4421",
+             suspected_amount=None),
+        say("Fraud team here."),
+    ])
+
+    async def body(engine: AsyncEngine) -> Any:
+        graph = HandoffGraph(engine, model=model, strict=True).swarm().compile(
+            checkpointer=InMemorySaver())
+        return await graph.ainvoke({"messages": [HumanMessage("Can you help me?")]}, THREAD)
+
+    state, records = Traced(BANKING).run(body)
+    concierge = next(tools for tools in model.bound
+                     if "handoff_fraud_agent" in [t["function"]["name"] for t in tools])
+    fraud = next(t["function"] for t in concierge if t["function"]["name"] == "handoff_fraud_agent")
+    assert fraud["strict"] is True and fraud["parameters"]["additionalProperties"] is False
+    assert fraud["parameters"]["required"] == ["reason", "suspected_amount", "card_last4"]
+    assert fraud["parameters"]["properties"]["suspected_amount"]["type"] == ["number", "null"]
+    assert state["active_agent"] == "fraud_agent"
+    [record] = records  # routed: a null suspected_amount would break its `type: number`
+    assert (record.request.to_agent, record.status.value) == ("fraud_agent", "in_progress")
+
+
+def test_without_strict_the_bound_handoff_tools_keep_the_schema_as_written() -> None:
+    model = ScriptedChatModel.of([say("Hello.")])
+
+    async def body(engine: AsyncEngine) -> Any:
+        graph = HandoffGraph(engine, model=model).swarm().compile()
+        return await graph.ainvoke({"messages": [HumanMessage("Can you help me?")]})
+
+    Traced(BANKING).run(body)
+    fraud = next(t["function"] for tools in model.bound for t in tools
+                 if t["function"]["name"] == "handoff_fraud_agent")
+    assert "strict" not in fraud and fraud["parameters"]["required"] == ["reason"]

@@ -156,3 +156,38 @@ def test_agents_get_their_metadata_tools_from_the_toolbox() -> None:
     offered = [seen["tools"] for seen in model.script.seen]
     assert "get_account_summary" in offered[0] and "freeze_card" not in offered[0]
     assert "freeze_card" in offered[1] and "get_account_summary" not in offered[1]
+
+
+def offered(seen: dict[str, Any], name: str) -> dict[str, Any]:
+    """Tool `name` as LiveKit formats it for an OpenAI model at the turn `seen` recorded."""
+    return next(tool["function"] for tool in seen["openai"] if tool["function"]["name"] == name)
+
+
+def test_strict_handoff_tools_are_closed_and_nulls_for_optional_fields_are_dropped() -> None:
+    steps = [call("handoff_fraud_agent", reason="two charges", card_last4="4421",
+                  suspected_amount=None)]
+
+    async def turns(session: AgentSession[Any], team: VoiceTeam, voice_call: Any) -> Any:
+        result = await session.run(user_input=STOLEN)
+        result.expect.next_event().is_function_call(name="handoff_fraud_agent")
+        result.expect.next_event().is_function_call_output()
+        result.expect.next_event().is_agent_handoff()
+
+    _, voice_call, records, model = converse(steps, turns, strict=True)
+    tool = offered(model.script.seen[0], "handoff_fraud_agent")
+    assert tool["strict"] is True and tool["parameters"]["additionalProperties"] is False
+    assert tool["parameters"]["required"] == ["reason", "suspected_amount", "card_last4"]
+    assert tool["parameters"]["properties"]["suspected_amount"]["type"] == ["number", "null"]
+    assert voice_call.session.active_agent == "fraud_agent"
+    [record] = records  # routed: a null suspected_amount would break its `type: number`
+    assert record.request.to_agent == "fraud_agent" and record.status is HandoffStatus.completed
+
+
+def test_without_strict_handoff_tools_say_so_and_keep_the_schema_as_written() -> None:
+    async def turns(session: AgentSession[Any], team: VoiceTeam, voice_call: Any) -> Any:
+        await session.run(user_input="Hello")
+
+    _, _, _, model = converse([say("Hello.")], turns)
+    tool = offered(model.script.seen[0], "handoff_fraud_agent")
+    assert tool["strict"] is False  # the Responses API would otherwise assume strict mode
+    assert tool["parameters"]["required"] == ["reason"]

@@ -1,6 +1,7 @@
 """LiveKit Agents adapter end to end, in LiveKit's own `AgentSession` with the scripted LLM: the
-caller's typed words go through the user-turn hook (`team.caller_says`, as a room's text input
-does through `team.text_input`), so the engine's rules move the caller before the model answers;
+caller's words, spoken (a scripted STT feeding LiveKit's spoken-turn path) or typed
+(`team.caller_says`, as a room's text input does through `team.text_input`), go through the
+user-turn hook, so the engine's rules move the caller before the model answers;
 records follow the call (accepted on the agent's `on_enter`, completed when it hands on or the
 session closes, failed when it closes on an error) and the engine's OpenTelemetry spans show
 each decision; a reload mid-call changes the next turn's tools; your own `EngineAgent`
@@ -31,7 +32,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import (  # noqa: E4
 from engine.adapters.lifecycle import SESSION_KEY  # noqa: E402
 from engine.adapters.livekit import EngineAgent, VoiceTeam  # noqa: E402
 from engine.adapters.scripted import Step, call, say  # noqa: E402
-from engine.adapters.scripted.livekit import ScriptedLLM  # noqa: E402
+from engine.adapters.scripted.livekit import ScriptedLLM, ScriptedSTT  # noqa: E402
 from engine.errors import UsageError  # noqa: E402
 from engine.lifecycle.models import FailureReason  # noqa: E402
 from engine.observability.otel import OTelObserver  # noqa: E402
@@ -133,6 +134,40 @@ def test_a_rule_moves_the_caller_on_their_words_and_the_call_completes_the_recor
     assert [span.attributes["handoff.to_state"] for span in moves] == [
         "accepted", "in_progress", "completed"]
     assert {span.context.trace_id for span in moves} == {handoff.context.trace_id}
+
+
+def test_a_spoken_turn_goes_through_the_user_turn_hook_and_moves_the_caller() -> None:
+    ears = ScriptedSTT()
+    frozen = "I've frozen the card ending 4421."
+
+    async def turns(session: AgentSession[Any], team: VoiceTeam, engine: AsyncEngine) -> Any:
+        replies: asyncio.Queue[str] = asyncio.Queue()
+        session.on("conversation_item_added", lambda event: replies.put_nowait(
+            event.item.text_content or "") if getattr(event.item, "role", None) == "assistant"
+            else None)
+        await ears.hear(STOLEN)  # LiveKit: transcript, end of turn, on_user_turn_completed
+        while await asyncio.wait_for(replies.get(), HANG_S) != frozen:
+            pass  # the fraud desk's greeting, then its answer
+        heard = [item.text_content for item in session.history.items
+                 if getattr(item, "role", None) == "user"]
+        return session.current_agent, heard
+
+    done = converse([say(frozen)], turns, session_options={
+        "stt": ears, "turn_handling": {"turn_detection": "stt"}})
+    agent, heard = done.result
+    assert isinstance(agent, EngineAgent) and agent.name == "fraud_agent"
+    assert heard == [STOLEN]  # the spoken words, as LiveKit transcribed them
+    assert done.statuses() == ["completed"]
+    assert done.moves(0) == ["pending", "accepted", "in_progress", "completed"]
+    assert done.records[0].request.task_description == STOLEN
+    # only the fraud desk's model answered: the hook moved the caller before the concierge's
+    [seen] = done.model.script.seen
+    assert [i.text_content for i in seen["chat_ctx"].items
+            if getattr(i, "role", None) == "user"] == [STOLEN]
+    (handoff,) = [span for span in done.spans if span.name.startswith("handoff ")]
+    assert (handoff.name, handoff.attributes["handoff.layer"],
+            handoff.attributes["handoff.rule"]) == (
+        "handoff concierge", "rule", "lost-or-stolen-card")
 
 
 def test_a_refused_tool_is_a_tool_error_and_handing_on_completes_the_holder() -> None:

@@ -1,5 +1,6 @@
 """A banking call end to end through the OpenAI Agents SDK's own Runner with a scripted model,
-observed by the engine's OpenTelemetry observer: routed by the caller's words, two refusals that
+observed by the engine's OpenTelemetry observer, run (`Runner.run`) and streamed
+(`Runner.run_streamed`) alike: routed by the caller's words, two refusals that
 never become SDK handoffs, a reload mid-call, handed back and ended; every record where the call
 left it, with its history and spans."""
 
@@ -8,6 +9,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tests.extras import need
 
@@ -31,10 +34,12 @@ from engine.observability.otel import OTelObserver  # noqa: E402
 from engine.runtime.async_engine import AsyncEngine  # noqa: E402
 
 from .test_openai_agents_flow import Handoffs, moves, run  # noqa: E402
+from .test_openai_agents_streamed import TURNS  # noqa: E402
 
 
+@pytest.mark.parametrize("mode", ["run", "streamed"])
 def test_a_call_routed_by_the_callers_words_refused_reloaded_and_completed(
-    tmp_path: Path,
+    tmp_path: Path, mode: str,
 ) -> None:
     folder = tmp_path / "banking"
     shutil.copytree(BANKING, folder)
@@ -55,19 +60,21 @@ def test_a_call_routed_by_the_callers_words_refused_reloaded_and_completed(
         engine.engine.observe(OTelObserver(tracer_provider=provider, metrics=False))
         team = AgentTeam(engine, model=model, route_input=True)
         context = team.context(customer_id="C-1042")
-        first = await team.run("My card was stolen last night", context, hooks=hooks)
-        second = await team.run("I think so, please help", context, hooks=hooks)
+        turn = TURNS[mode]
+        first = await turn(team, "My card was stolen last night", context, hooks=hooks)
+        second = await turn(team, "I think so, please help", context, hooks=hooks)
         fraud_yaml = folder / "agents" / "fraud_agent.yaml"
         text = fraud_yaml.read_text(encoding="utf-8")
         fraud_yaml.write_text(text.replace("peers: [concierge, claims, compliance_desk]",
                                            "peers: [concierge, claims]"), encoding="utf-8")
         assert (await engine.reload()).outcome == "applied"
-        third = await team.run("Freeze it please", context, hooks=hooks)
+        third = await turn(team, "Freeze it please", context, hooks=hooks)
         await team.end(context)
         return [first, second, third], await engine.query()
 
     results, records = run(tmp_path, body, folder)
     assert [r.last_agent.name for r in results] == ["fraud_agent", "fraud_agent", "concierge"]
+    assert [seen["streamed"] for seen in model.script.seen] == [mode == "streamed"] * 6
     assert hooks.seen == [("fraud_agent", "concierge")]  # refusals never became SDK handoffs
     assert [(r.request.from_agent, r.request.to_agent, r.status) for r in records] == [
         ("concierge", "fraud_agent", HandoffStatus.completed),       # the rule, on the words

@@ -180,6 +180,42 @@ def test_the_engine_routes_the_callers_words_before_the_model_answers() -> None:
     provider.shutdown()
 
 
+def test_each_handoff_function_is_traced_with_the_id_of_the_llms_call() -> None:
+    need("opentelemetry.sdk.trace", extra="otel", group="observability")
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    from engine.observability.otel import OTelObserver
+
+    spans = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(spans))
+    steps = [
+        say("Hello, this is Ava."),
+        call("handoff_fraud_agent", reason="x"),                      # payload refused
+        call("handoff_fraud_agent", reason="card used by someone else", card_last4="4421"),
+        say("I've frozen the card."),
+    ]
+
+    async def talk(line: Line) -> Any:
+        await line.caller.reply()
+        await line.caller.say(NEUTRAL)
+        await line.caller.hang_up()
+
+    _, _, records, model = converse(steps, talk, observe=lambda engine: engine.observe(
+        OTelObserver(tracer_provider=provider, metrics=False)))
+    given = model.tool_call_ids  # the ids the LLM gave its two calls
+    assert len(given) == 2
+    (refused,) = [m for m in model.script.seen[2]["messages"] if m["role"] == "tool"]
+    assert refused["tool_call_id"] == given[0]  # as Pipecat put it in the context
+    traced = [s for s in spans.get_finished_spans()
+              if s.name == "execute_tool handoff_fraud_agent"]
+    assert [(s.attributes or {}).get("gen_ai.tool.call.id") for s in traced] == given
+    assert [r.status for r in records] == [HandoffStatus.rejected, HandoffStatus.completed]
+    provider.shutdown()
+
+
 def test_share_policy_carry_starts_the_target_afresh_and_its_caller_is_still_routed() -> None:
     steps = [say("Hello, this is Ava."),
              call("handoff_fraud_agent", reason="card used by someone else"), say("Fraud here."),

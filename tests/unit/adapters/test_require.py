@@ -35,6 +35,7 @@ def test_a_missing_framework_skips_with_the_install_command(
     ("engine.adapters.scripted.langgraph", "langchain_core.messages", "langgraph"),
     ("engine.adapters.scripted.livekit", "livekit.agents", "livekit"),
     ("engine.adapters.pipecat", "pipecat.flows", "pipecat"),
+    ("engine.adapters.pipecat_call", "pipecat.flows", "pipecat"),
     ("engine.adapters.scripted.pipecat", "pipecat.services.openai.llm", "pipecat"),
 ])
 def test_an_adapter_without_its_framework_names_the_extra_to_install(

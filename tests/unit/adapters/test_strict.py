@@ -46,3 +46,18 @@ def test_schemas_strict_mode_cannot_express_stay_non_strict(schema: dict[str, An
 def test_nulls_for_optional_properties_are_dropped_required_ones_kept() -> None:
     payload = {"reason": None, "level": None, "card": {"last4": None}, "other": None}
     assert drop_strict_nulls(SCHEMA, payload) == {"reason": None, "card": {}, "other": None}
+
+
+def test_a_function_definition_is_strict_where_the_schema_allows_it_and_says_so() -> None:
+    from engine.adapters.strict import function_definition
+    from engine.runtime.tools import HandoffTool
+
+    tool = HandoffTool("handoff_x", "x", "Hand off to x.", SCHEMA)
+    strict = function_definition(tool, strict=True)
+    assert strict == {"name": "handoff_x", "description": "Hand off to x.",
+                      "parameters": strict_parameters(SCHEMA), "strict": True}
+    assert function_definition(tool, strict=False)["strict"] is False
+    assert function_definition(tool, strict=False)["parameters"] == SCHEMA
+    open_tool = HandoffTool("handoff_y", "y", "", {"type": "object",
+                                                   "additionalProperties": True})
+    assert function_definition(open_tool, strict=True)["strict"] is False  # not expressible

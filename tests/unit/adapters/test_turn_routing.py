@@ -58,3 +58,31 @@ def test_turn_routing_is_configurable_and_can_be_turned_off() -> None:
     outcome, _ = turn("fraud_agent", "It ends in 4421.", examples)
     assert outcome is not None and outcome.target == "concierge"
     assert not TurnRouting(entry=frozenset(Layer)).allows(Layer.fallback, at_entry=True)
+
+
+def test_the_holder_a_frameworks_own_state_names_decides_instead_of_the_sessions() -> None:
+    async def main() -> Any:
+        async with await AsyncEngine.open(BANKING) as engine:
+            session = engine.session(active_agent="concierge")
+            words = "I would like to invest in index funds"  # a keyword: moves from the entry
+            at_claims = await route_turn(engine, session, words, {}, holder="claims")
+            at_entry = await route_turn(engine, session, words, {})
+            return at_claims, at_entry, await engine.query()
+
+    at_claims, at_entry, records = asyncio.run(main())
+    assert at_claims is None  # claims is a specialist: keywords do not move its caller
+    assert at_entry is not None and at_entry.target == "investment_advisor"
+    assert [(r.request.from_agent, r.request.to_agent) for r in records] == [
+        ("concierge", "investment_advisor")]
+
+
+def test_a_move_from_the_named_holder_is_recorded_as_sent_by_it() -> None:
+    async def main() -> Any:
+        async with await AsyncEngine.open(BANKING) as engine:
+            session = engine.session(active_agent="concierge")
+            words = "Turns out I never authorized this purchase at all."
+            return await route_turn(engine, session, words, {}, holder="claims")
+
+    outcome = asyncio.run(main())
+    assert outcome is not None and outcome.target == "fraud_agent"
+    assert outcome.record.request.from_agent == "claims"
