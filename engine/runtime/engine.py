@@ -14,6 +14,7 @@ from engine.errors import HandoffExpired, UsageError
 from engine.lifecycle import HandoffManager, HandoffRecord, HandoffStatus, Sweeper, Trigger
 from engine.routing import RouteDecision, Router, RouteRequest
 from engine.runtime import handoff
+from engine.runtime.call import HandoffCall
 from engine.runtime.handoff import CallerPolicy
 from engine.runtime.handoff import HandoffOutcome as HandoffOutcome
 from engine.runtime.hooks import Event, Hook, Hooks
@@ -184,26 +185,26 @@ class Engine:
             sender = session.active_agent
         if sender is None:
             raise UsageError("handoff needs a sender or a session")
-        args = (sender, session, text, tool, target, context, priority, deadline, tool_args,
-                tool_result, actor)
+        call = HandoffCall(
+            sender=sender, session=session, text=text, tool=tool, target=target,
+            context=context, priority=priority, deadline=deadline, tool_args=tool_args,
+            tool_result=tool_result, actor=actor, tool_call_id=tool_call_id,
+        )
         observing = self._observing
         if observing is None:
-            return self._handoff(*args)
-        return observing.handoff(self._handoff, args, tool_call_id)
+            return self._handoff(call)
+        return observing.handoff(self._handoff, call)
 
-    def _handoff(  # positional: `handoff` forwards a tuple
-        self, sender: str, session: Session | None, text: str, tool: str | None,
-        target: str | None, context: Mapping[str, Any] | None, priority: int,
-        deadline: datetime | None, tool_args: Mapping[str, Any] | None,
-        tool_result: Mapping[str, Any] | None, actor: str | None,
-    ) -> HandoffOutcome:
+    def _handoff(self, call: HandoffCall) -> HandoffOutcome:
         router = self.router()  # one snapshot for the whole handoff, even across a reload
         policy = self._policy(router.snapshot)
         cleaned, refusal = clean_input(
-            policy.limits, sender=sender, text=text, tool=tool, target=target,
-            context=context, priority=priority, deadline=deadline, tool_args=tool_args,
-            tool_result=tool_result, actor=actor,
+            policy.limits, sender=call.sender, text=call.text, tool=call.tool,
+            target=call.target, context=call.context, priority=call.priority,
+            deadline=call.deadline, tool_args=call.tool_args, tool_result=call.tool_result,
+            actor=call.actor,
         )
+        session = call.session
         if refusal is None and cleaned.sender not in router.snapshot.agents:
             detail = f"sender: {cleaned.sender!r} is not an agent of the serving config"
             refusal = InputRefusal("sender", detail, UNKNOWN_SENDER)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.errors import UsageError
 from engine.observability.facts import HandoffFacts, ReloadFacts
@@ -18,10 +18,10 @@ if TYPE_CHECKING:
     from prometheus_client import CollectorRegistry
 
     from engine.observability.prometheus import PrometheusObserver
+    from engine.runtime.call import HandoffCall
     from engine.runtime.engine import Engine
     from engine.runtime.handoff import HandoffOutcome
     from engine.runtime.hooks import Event
-    from engine.runtime.session import Session
 
 
 class Observing:
@@ -52,21 +52,21 @@ class Observing:
         return self.prometheus.registry
 
     def handoff(
-        self, run: Callable[..., HandoffOutcome], args: tuple[Any, ...], tool_call_id: object
+        self, run: Callable[[HandoffCall], HandoffOutcome], call: HandoffCall
     ) -> HandoffOutcome:
-        """`run(*args)` (the engine's handoff: sender, session, text, tool, ...) timed, between
-        `handoff_started` and `handoff_finished`; an exception is reported, then re-raised."""
-        session: Session | None = args[1]
-        session_id = None if session is None else session.session_id
+        """`run(call)` (the engine's handoff) timed, between `handoff_started` and
+        `handoff_finished`; an exception is reported, then re-raised."""
+        session_id = None if call.session is None else call.session.session_id
+        tool_call_id = call.tool_call_id
         observers = self.observers
         token = observers.handoff_started()
         started = time.perf_counter()
         try:
-            outcome = run(*args)
+            outcome = run(call)
         except BaseException as error:
             took = time.perf_counter() - started
             observers.handoff_finished(token, HandoffFacts.failed(
-                args[0], error, session_id=session_id, tool=args[3], duration_s=took,
+                call.sender, error, session_id=session_id, tool=call.tool, duration_s=took,
                 tool_call_id=tool_call_id))
             raise
         took = time.perf_counter() - started
