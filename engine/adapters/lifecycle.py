@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from engine.errors import HandoffExpired, IllegalTransition
-from engine.lifecycle.models import HandoffRecord, HandoffStatus
+from engine.records.models import HandoffRecord, HandoffStatus
 from engine.runtime.async_engine import AsyncEngine
 from engine.runtime.engine import HandoffOutcome
 from engine.runtime.session import SESSION_KEY, Session

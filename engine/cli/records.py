@@ -18,11 +18,11 @@ from pathlib import Path
 
 from engine.cli.terminal import json_safe, printable
 from engine.errors import UsageError
-from engine.lifecycle.models import HandoffRecord, HandoffStatus, as_utc
+from engine.lifecycle.transfer import FORMATS, dump, iter_records, read_records
+from engine.records.models import HandoffRecord, HandoffStatus, as_utc
+from engine.records.store import RecordQuery, Store, resolve_record_id
 from engine.redaction import DEFAULT_REDACTOR
-from engine.stores.base import RecordQuery, Store, resolve_record_id
 from engine.stores.locations import open_store
-from engine.stores.transfer import FORMATS, dump, iter_records, read_records
 
 NAME = "records"
 HELP = "Read, export and import the handoff audit trail of a SQLite or PostgreSQL store."

@@ -28,13 +28,13 @@ from engine.console.records import RecordsView, Search, timeline
 from engine.console.security import Guard
 from engine.console.views import environment, load_assets, render
 from engine.errors import RecordNotFound, StoreError, UsageError
-from engine.lifecycle.models import HandoffStatus
+from engine.records.models import HandoffStatus
+from engine.records.store import Store
 from engine.redaction import Redactor
 from engine.routing import graph_svg
 from engine.runtime.engine import Engine
 from engine.runtime.reload import config_root
 from engine.runtime.watch import WatchOptions
-from engine.stores.base import Store
 
 DEFAULT_WATCH = WatchOptions(poll_interval_s=2.0)
 """How the console watches the config folder: events, plus a fingerprint check every 2 s."""

@@ -12,10 +12,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from engine.errors import UsageError
-from engine.lifecycle.models import HandoffRecord, HandoffStatus
+from engine.records.models import HandoffRecord, HandoffStatus
+from engine.records.store import RecordQuery, Store
 from engine.redaction import Redactor
 from engine.runtime.session import SESSION_KEY
-from engine.stores.base import RecordQuery, Store
 from engine.stores.sqlite import SQLiteStore
 
 PAGE_SIZE = 50

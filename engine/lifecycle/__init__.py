@@ -1,8 +1,8 @@
 """Handoff lifecycle: records, the transition table, the manager and the sweeper.
 
-Import from here; the submodules split the concepts (models, table, moves, manager, sweeper).
-Names load on first use, so a store can import `engine.lifecycle.models` without pulling in
-the manager, which itself imports the stores.
+Import from here; the submodules split the concepts (table, moves, manager, sweeper,
+transfer); the records themselves live in `engine.records`, below the stores. Names load on
+first use, so importing the package stays cheap.
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ _EXPORTS: dict[str, str] = {
     "Deadlines": "engine.lifecycle.expiry",
     "Deliver": "engine.lifecycle.delivery",
     "Expiry": "engine.lifecycle.expiry",
-    "FailureReason": "engine.lifecycle.models",
+    "FailureReason": "engine.records.models",
     "HandoffManager": "engine.lifecycle.manager",
-    "HandoffRecord": "engine.lifecycle.models",
-    "HandoffRequest": "engine.lifecycle.models",
-    "HandoffResponse": "engine.lifecycle.models",
-    "HandoffStatus": "engine.lifecycle.models",
-    "Move": "engine.lifecycle.models",
+    "HandoffRecord": "engine.records.models",
+    "HandoffRequest": "engine.records.models",
+    "HandoffResponse": "engine.records.models",
+    "HandoffStatus": "engine.records.models",
+    "Move": "engine.records.models",
     "MoveOrder": "engine.lifecycle.moves",
     "SteadyClock": "engine.lifecycle.clock",
     "Sweeper": "engine.lifecycle.sweeper",
@@ -69,7 +69,10 @@ if TYPE_CHECKING:
     from engine.lifecycle.delivery import Deliver
     from engine.lifecycle.expiry import Deadlines, Expiry
     from engine.lifecycle.manager import HandoffManager
-    from engine.lifecycle.models import (
+    from engine.lifecycle.moves import MoveOrder
+    from engine.lifecycle.sweeper import Sweeper
+    from engine.lifecycle.table import TRANSITIONS, Trigger, mermaid
+    from engine.records.models import (
         FailureReason,
         HandoffRecord,
         HandoffRequest,
@@ -77,6 +80,3 @@ if TYPE_CHECKING:
         HandoffStatus,
         Move,
     )
-    from engine.lifecycle.moves import MoveOrder
-    from engine.lifecycle.sweeper import Sweeper
-    from engine.lifecycle.table import TRANSITIONS, Trigger, mermaid

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from datetime import datetime, timezone
 
-from engine.lifecycle.models import as_utc
+from engine.records.models import as_utc
 
 Clock = Callable[[], datetime]
 """Returns the current time (default: a `SteadyClock`); a naive time is read as UTC."""

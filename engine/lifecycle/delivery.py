@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.choices import member_of
-from engine.lifecycle.models import HandoffRecord, HandoffRequest, HandoffStatus, evolve
+from engine.records.models import HandoffRecord, HandoffRequest, HandoffStatus, evolve
 
 KEPT_RECORDS = 10_000
 """How many records' intact payloads a manager keeps at most; the oldest is dropped first (a

@@ -14,8 +14,8 @@ from datetime import datetime, timedelta, timezone
 
 from engine.choices import member_of
 from engine.errors import HandoffExpired, UsageError
-from engine.lifecycle.models import FailureReason, HandoffRecord, HandoffStatus
 from engine.lifecycle.table import Trigger
+from engine.records.models import FailureReason, HandoffRecord, HandoffStatus
 
 EARLIEST = datetime(1, 1, 1, tzinfo=timezone.utc)
 """A cut-off nothing is before: a store query with it finds no record by that limit."""

@@ -15,7 +15,11 @@ from engine.errors import UsageError
 from engine.lifecycle.clock import Clock, SteadyClock, utc_clock
 from engine.lifecycle.delivery import Deliver, IntactPayloads, deliver_of
 from engine.lifecycle.expiry import Deadlines, Expiry, due_window, expired_error, overdue_reason
-from engine.lifecycle.models import (
+from engine.lifecycle.moves import MoveOrder, moved
+from engine.lifecycle.table import CREATE, Trigger
+from engine.lifecycle.transfer import parse_records
+from engine.lifecycle.writes import lock_stripes, write_move
+from engine.records.models import (
     HandoffRecord,
     HandoffRequest,
     HandoffStatus,
@@ -23,13 +27,9 @@ from engine.lifecycle.models import (
     build_record,
     new_move,
 )
-from engine.lifecycle.moves import MoveOrder, moved
-from engine.lifecycle.table import CREATE, Trigger
-from engine.lifecycle.writes import lock_stripes, write_move
+from engine.records.store import RecordQuery, Store
 from engine.redaction import DEFAULT_REDACTOR, Redactor
-from engine.stores.base import RecordQuery, Store
 from engine.stores.memory import MemoryStore
-from engine.stores.transfer import parse_records
 
 if TYPE_CHECKING:
     from engine.observability.observer import Observer

@@ -11,7 +11,8 @@ from typing import Any, NamedTuple
 
 from engine.errors import IllegalTransition
 from engine.lifecycle.expiry import Expiry, overdue_reason
-from engine.lifecycle.models import (
+from engine.lifecycle.table import CREATE, FAILURE_BY_TRIGGER, Trigger, destination
+from engine.records.models import (
     FailureReason,
     HandoffRecord,
     HandoffResponse,
@@ -19,7 +20,6 @@ from engine.lifecycle.models import (
     evolve,
     new_move,
 )
-from engine.lifecycle.table import CREATE, FAILURE_BY_TRIGGER, Trigger, destination
 
 ACCEPTED_REASON = "Accepted by receiving agent."
 _ACCEPTED = HandoffResponse(accepted=True, reason=ACCEPTED_REASON)  # shared: responses are frozen

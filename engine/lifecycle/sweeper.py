@@ -14,7 +14,7 @@ from types import TracebackType
 from engine.errors import EngineError, UsageError
 from engine.lifecycle.clock import wait_limit
 from engine.lifecycle.manager import HandoffManager
-from engine.lifecycle.models import HandoffRecord
+from engine.records.models import HandoffRecord
 
 log = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ from typing import cast
 
 from transitions import Machine
 
-from engine.lifecycle.models import FailureReason, HandoffStatus
+from engine.records.models import FailureReason, HandoffStatus
 
 S = HandoffStatus
 

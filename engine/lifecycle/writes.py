@@ -10,8 +10,8 @@ import threading
 from collections.abc import Callable
 
 from engine.errors import IllegalTransition, VersionConflict
-from engine.lifecycle.models import HandoffRecord
-from engine.stores.base import Store
+from engine.records.models import HandoffRecord
+from engine.records.store import Store
 
 Plan = Callable[[HandoffRecord], "HandoffRecord | None"]
 """The moved copy of the current record, None to write nothing, or IllegalTransition."""

@@ -12,8 +12,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.lifecycle.models import HandoffStatus
-from engine.stores.base import RecordQuery
+from engine.records.models import HandoffStatus
+from engine.records.store import RecordQuery
 
 if TYPE_CHECKING:
     from engine.pump.pump import Pump

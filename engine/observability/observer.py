@@ -10,11 +10,11 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
-    from engine.lifecycle.models import HandoffRecord
     from engine.observability.facts import HandoffFacts, ReloadFacts
     from engine.pump.envelope import Envelope, Outcome
     from engine.pump.pump import Pump
     from engine.pump.registry import Listener
+    from engine.records.models import HandoffRecord
     from engine.runtime.engine import Engine
 
 log = logging.getLogger("engine.observability")

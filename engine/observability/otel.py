@@ -34,11 +34,11 @@ except ModuleNotFoundError as missing:
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
-    from engine.lifecycle.models import HandoffRecord, HandoffStatus
     from engine.observability.facts import HandoffFacts, ReloadFacts
     from engine.pump.envelope import Envelope, Outcome
     from engine.pump.pump import Pump
     from engine.pump.registry import Listener
+    from engine.records.models import HandoffRecord, HandoffStatus
     from engine.runtime.engine import Engine
 
 SCOPE = "handoff-engine"

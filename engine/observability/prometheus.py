@@ -23,9 +23,9 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from wsgiref.simple_server import WSGIServer
 
-    from engine.lifecycle.models import HandoffRecord
     from engine.observability.facts import HandoffFacts
     from engine.pump.pump import Pump
+    from engine.records.models import HandoffRecord
     from engine.runtime.engine import Engine
 
 

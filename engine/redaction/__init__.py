@@ -9,13 +9,11 @@ is stored (the lifecycle manager, the engine and the exports call it).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
+from engine.records.models import HandoffRecord, HandoffRequest, evolve, new_move
 from engine.redaction.keys import Globs, names_secret, words
 from engine.redaction.values import MIN_CHARS, hide, is_card_number
-
-if TYPE_CHECKING:
-    from engine.lifecycle.models import HandoffRecord, HandoffRequest
 
 REDACTED = "[redacted]"
 """What a secret value is replaced with."""
@@ -130,8 +128,6 @@ class Redactor:
 
     def record(self, record: HandoffRecord) -> HandoffRecord:
         """`record` with its request, result and reasons redacted (itself if nothing matched)."""
-        from engine.lifecycle.models import evolve, new_move  # the lifecycle imports this module
-
         changes: dict[str, Any] = {}
         request = self.request(record.request)
         if request is not record.request:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, overload
 from engine.errors import RoutingError
 
 if TYPE_CHECKING:
-    from engine.lifecycle.models import HandoffRequest
+    from engine.records.models import HandoffRequest
     from engine.routing.evidence import ExampleMatch
 
 _NO_CONTEXT: Mapping[str, Any] = MappingProxyType({})

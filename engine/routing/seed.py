@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from engine.lifecycle.models import HandoffRequest
+from engine.records.models import HandoffRequest
 from engine.routing.text import _extract_keywords
 
 

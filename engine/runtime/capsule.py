@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import UsageError
 from engine.lifecycle import HandoffRecord, HandoffStatus
-from engine.lifecycle.models import as_utc
+from engine.records.models import as_utc
 from engine.runtime.capsule_parts import capsule_agent, capsule_environment, choice
 from engine.runtime.capsule_steps import Step, record_steps, timestamp
 from engine.runtime.session import Session

@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.errors import RoutingError
 from engine.lifecycle import HandoffRecord, HandoffStatus, Move
-from engine.lifecycle.models import as_utc
+from engine.records.models import as_utc
 from engine.specs.models import AgentError
 from engine.specs.taxonomy import CODE_BY_FAILURE, agent_error, to_agent_error
 

@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 from engine.config.models import InputLimits
-from engine.lifecycle.models import as_utc
+from engine.records.models import as_utc
 
 INVALID_INPUT = "invalid_input"
 """Refusal reason: caller data of the wrong type, not JSON data, or over a cap."""

@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.lifecycle.models import HandoffRecord
+from engine.records.models import HandoffRecord
+from engine.records.store import Store
 from engine.runtime.hooks import Event, Hooks
-from engine.stores.base import Store
 from engine.stores.changes import ChangeFeed, RecordChange
 
 

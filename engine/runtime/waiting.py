@@ -13,9 +13,9 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 
 from engine.errors import UsageError, WaitTimeout
-from engine.lifecycle.models import HandoffRecord, HandoffStatus
 from engine.lifecycle.table import rows
-from engine.stores.base import Store
+from engine.records.models import HandoffRecord, HandoffStatus
+from engine.records.store import Store
 from engine.stores.changes import ChangeFeed, RecordChange
 
 

@@ -1,14 +1,14 @@
-"""Record stores behind the `Store` protocol: in memory, SQLite and PostgreSQL, plus
-export/import and change feeds. Stores keep and version records; they never decide which
-lifecycle moves are legal. `PostgresStore` loads on first use (it needs the `postgres` extra).
+"""Record stores behind the `Store` protocol (`engine.records.store`): in memory, SQLite and
+PostgreSQL, plus change feeds (export and import live in `engine.lifecycle.transfer`). Stores
+keep and version records; they never decide which lifecycle moves are legal. `PostgresStore`
+loads on first use (it needs the `postgres` extra).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import engine.lifecycle  # noqa: F401  first: its manager imports this package's modules
-from engine.stores.base import RecordQuery, Store
+from engine.records.store import RecordQuery, Store
 from engine.stores.locations import open_store
 from engine.stores.memory import MemoryStore
 from engine.stores.sqlite import SQLiteStore

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from engine.lifecycle.models import HandoffRecord, HandoffStatus
+from engine.records.models import HandoffRecord, HandoffStatus
 
 log = logging.getLogger("engine.stores.changes")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.errors import StoreError
-from engine.stores.base import Store
+from engine.records.store import Store
 from engine.stores.postgres_options import PostgresOptions, is_postgres_url
 from engine.stores.sqlite import SQLiteStore
 

@@ -10,9 +10,9 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 
 from engine.errors import RecordNotFound, VersionConflict
-from engine.lifecycle.limits import check_storable
-from engine.lifecycle.models import HandoffRecord
-from engine.stores.base import ALL, Expire, RecordQuery, RestoreCounts, is_due
+from engine.records.limits import check_storable
+from engine.records.models import HandoffRecord
+from engine.records.store import ALL, Expire, RecordQuery, RestoreCounts, is_due
 from engine.stores.changes import OnChange, OnResync, Subscribers
 
 

@@ -18,9 +18,9 @@ import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from engine.errors import RecordNotFound, StoreError, VersionConflict
-from engine.lifecycle.limits import check_storable
-from engine.lifecycle.models import HandoffRecord
-from engine.stores.base import Expire, RestoreCounts
+from engine.records.limits import check_storable
+from engine.records.models import HandoffRecord
+from engine.records.store import Expire, RestoreCounts
 from engine.stores.changes import OnChange, OnResync, RecordChange, Subscribers
 from engine.stores.postgres_commit import GroupCommit
 from engine.stores.postgres_listen import ChangeListener

@@ -14,7 +14,7 @@ import psycopg
 from psycopg import sql
 
 from engine.errors import StoreError
-from engine.lifecycle.models import HandoffStatus
+from engine.records.models import HandoffStatus
 from engine.stores.changes import RecordChange, Subscribers
 from engine.stores.postgres_schema import explain
 

@@ -20,7 +20,7 @@ from json.encoder import encode_basestring_ascii as _quoted
 
 import psycopg
 
-from engine.lifecycle.models import HandoffRecord
+from engine.records.models import HandoffRecord
 from engine.stores.postgres_schema import explain
 
 log = logging.getLogger("engine.stores.postgres")

@@ -15,8 +15,8 @@ from datetime import datetime
 import psycopg
 
 from engine.errors import RecordNotFound, StoreError
-from engine.lifecycle.models import HandoffRecord
-from engine.stores.base import ALL, RecordQuery
+from engine.records.models import HandoffRecord
+from engine.records.store import ALL, RecordQuery
 from engine.stores.postgres_sql import Statements, due_params, inexact
 
 RECENT = 4096  # records kept parsed, with their stored JSON: `latest`, and reads skip parsing

@@ -13,9 +13,9 @@ from typing import Any
 
 import psycopg
 
-from engine.lifecycle.limits import check_storable
-from engine.lifecycle.models import HandoffRecord
-from engine.stores.base import RestoreCounts
+from engine.records.limits import check_storable
+from engine.records.models import HandoffRecord
+from engine.records.store import RestoreCounts
 from engine.stores.postgres_sql import Statements, row
 
 _CHUNK = 500  # records per round of statements

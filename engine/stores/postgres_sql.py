@@ -20,8 +20,8 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
-from engine.lifecycle.models import LIVE_STATES, HandoffRecord, HandoffStatus, as_utc
-from engine.stores.base import RecordQuery, sql_filter
+from engine.records.models import LIVE_STATES, HandoffRecord, HandoffStatus, as_utc
+from engine.records.store import RecordQuery, sql_filter
 from engine.stores.postgres_schema import MOVES, RECORDS
 
 _LIVE = "('pending', 'accepted', 'in_progress')"

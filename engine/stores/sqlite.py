@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import cast
 
 from engine.errors import RecordNotFound, StoreError, VersionConflict
-from engine.lifecycle.limits import check_storable
-from engine.lifecycle.models import HandoffRecord
-from engine.stores.base import ALL, Expire, RecordQuery, RestoreCounts, prefix_upper_bound
+from engine.records.limits import check_storable
+from engine.records.models import HandoffRecord
+from engine.records.store import ALL, Expire, RecordQuery, RestoreCounts, prefix_upper_bound
 from engine.stores.changes import OnChange, OnResync, RecordChange, Subscribers
 from engine.stores.sqlite_commit import GroupCommit
 from engine.stores.sqlite_rows import FETCH, INSERT, LIVE, PROBE, UPDATE, micros

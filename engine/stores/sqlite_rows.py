@@ -11,9 +11,9 @@ from collections.abc import Iterable
 from datetime import datetime, timezone
 from typing import Any
 
-from engine.lifecycle.limits import check_storable
-from engine.lifecycle.models import LIVE_STATES, HandoffRecord, HandoffStatus
-from engine.stores.base import RecordQuery, RestoreCounts, sql_filter
+from engine.records.limits import check_storable
+from engine.records.models import LIVE_STATES, HandoffRecord, HandoffStatus
+from engine.records.store import RecordQuery, RestoreCounts, sql_filter
 from engine.stores.changes import RecordChange
 from engine.stores.sqlite_schema import TABLE
 

@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 
 from engine.lifecycle import HandoffManager, HandoffRecord, HandoffRequest
-from engine.lifecycle.models import HandoffStatus
 from engine.lifecycle.moves import history_problem
+from engine.records.models import HandoffStatus
+from engine.records.store import RecordQuery
 from engine.stores import MemoryStore, open_store
-from engine.stores.base import RecordQuery
 from tests.patience import HANG_S, wait_until
 
 RACER = """

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
-from engine.lifecycle.models import utc_now
+from engine.records.models import utc_now
 from engine.redaction import Redactor
 from engine.runtime import engine as engine_module
 from engine.runtime.engine import Engine

@@ -28,8 +28,8 @@ from engine.adapters.lifecycle import SESSION_KEY, LifecyclePolicy  # noqa: E402
 from engine.adapters.scripted import call, say  # noqa: E402
 from engine.adapters.scripted.langgraph import ScriptedChatModel  # noqa: E402
 from engine.errors import UsageError  # noqa: E402
-from engine.lifecycle.models import FailureReason  # noqa: E402
 from engine.observability.otel import OTelObserver  # noqa: E402
+from engine.records.models import FailureReason  # noqa: E402
 from engine.runtime.async_engine import AsyncEngine  # noqa: E402
 from engine.runtime.engine import Engine  # noqa: E402
 

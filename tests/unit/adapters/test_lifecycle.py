@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from engine.adapters.lifecycle import MANUAL, SESSION_KEY, Conversation, LifecyclePolicy
-from engine.lifecycle.models import FailureReason, HandoffStatus
+from engine.records.models import FailureReason, HandoffStatus
 from engine.runtime.async_engine import AsyncEngine
 from tests.unit.adapters.conftest import BANKING
 

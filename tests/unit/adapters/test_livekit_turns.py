@@ -34,8 +34,8 @@ from engine.adapters.livekit import EngineAgent, VoiceTeam  # noqa: E402
 from engine.adapters.scripted import Step, call, say  # noqa: E402
 from engine.adapters.scripted.livekit import ScriptedLLM, ScriptedSTT  # noqa: E402
 from engine.errors import UsageError  # noqa: E402
-from engine.lifecycle.models import FailureReason  # noqa: E402
 from engine.observability.otel import OTelObserver  # noqa: E402
+from engine.records.models import FailureReason  # noqa: E402
 from engine.runtime.async_engine import AsyncEngine  # noqa: E402
 from tests.patience import HANG_S  # noqa: E402
 

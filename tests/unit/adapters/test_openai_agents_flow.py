@@ -22,7 +22,7 @@ from engine.adapters.openai_agents import AgentTeam  # noqa: E402
 from engine.adapters.scripted import call, say  # noqa: E402
 from engine.adapters.scripted.openai_agents import ScriptedModel  # noqa: E402
 from engine.lifecycle import HandoffStatus  # noqa: E402
-from engine.lifecycle.models import FailureReason  # noqa: E402
+from engine.records.models import FailureReason  # noqa: E402
 from engine.runtime.async_engine import AsyncEngine  # noqa: E402
 
 Body = Callable[[AsyncEngine], Awaitable[Any]]

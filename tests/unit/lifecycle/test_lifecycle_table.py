@@ -8,8 +8,8 @@ import pytest
 
 from engine.errors import IllegalTransition
 from engine.lifecycle import HandoffManager, HandoffStatus, Trigger, mermaid
-from engine.lifecycle.models import FailureReason
 from engine.lifecycle.table import MACHINE, TRANSITIONS, destination, rows
+from engine.records.models import FailureReason
 
 S = HandoffStatus
 T = Trigger

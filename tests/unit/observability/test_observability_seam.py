@@ -14,11 +14,11 @@ import pytest
 
 from engine import Engine, MissingExtra, UsageError
 from engine.issues import Issue
-from engine.lifecycle.models import HandoffRecord
 from engine.observability import HandoffFacts, Observer, Observers, ReloadFacts
 from engine.observability.facts import redacted_issue
 from engine.pump.envelope import Envelope, Outcome
 from engine.pump.registry import Listener
+from engine.records.models import HandoffRecord
 from engine.redaction import REDACTED, Redactor
 from engine.stores import MemoryStore
 from tests.patience import HANG_S

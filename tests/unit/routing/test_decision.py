@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 import pytest
 
 from engine.config.snapshot import Snapshot
-from engine.lifecycle.models import HandoffRequest
+from engine.records.models import HandoffRequest
 from engine.routing import Candidate, Layer, Reason, RouteDecision, Router, RouteRequest
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.lifecycle.models import HandoffRequest
+from engine.records.models import HandoffRequest
 from engine.routing import AgentCapabilityRegistry, HandoffRouter
 
 

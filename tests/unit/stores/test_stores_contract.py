@@ -11,10 +11,10 @@ import pytest
 
 from engine.errors import RecordImportError, RecordNotFound, UsageError, VersionConflict
 from engine.lifecycle import HandoffManager, HandoffRecord, HandoffRequest, HandoffStatus, Move
+from engine.lifecycle.transfer import iter_records
+from engine.records.store import RestoreCounts
 from engine.stores import RecordQuery, Store
-from engine.stores.base import RestoreCounts
 from engine.stores.changes import ChangeFeed, RecordChange
-from engine.stores.transfer import iter_records
 from tests.unit.stores.conftest import T0, make_record
 
 S = HandoffStatus
@@ -238,7 +238,7 @@ def test_ids_with_prefix_are_sorted_capped_and_exact_about_the_prefix(
 def test_a_unique_prefix_resolves_and_an_ambiguous_one_lists_the_matches(
     store: Store, record: MakeRecord
 ) -> None:
-    from engine.stores.base import resolve_record_id
+    from engine.records.store import resolve_record_id
 
     for n, record_id in enumerate(["f56cc95d-1", "f56cc95d-2", "37407543-x"]):
         store.add(record(n, record_id=record_id))

@@ -7,7 +7,7 @@ from datetime import timedelta
 from typing import Any
 
 from engine.lifecycle import HandoffManager, HandoffRecord, HandoffRequest
-from engine.lifecycle.models import HandoffStatus
+from engine.records.models import HandoffStatus
 from engine.stores import RecordQuery
 from tests.extras import need
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from engine.lifecycle import HandoffManager, HandoffRecord
-from engine.lifecycle.models import LIVE_STATES, HandoffStatus
+from engine.records.models import LIVE_STATES, HandoffStatus
 from tests.extras import need
 
 need("psycopg", extra="postgres", group="postgres")

@@ -15,7 +15,7 @@ import pytest
 
 from engine.errors import RecordImportError, UsageError
 from engine.lifecycle import HandoffRecord
-from engine.stores.transfer import dump, load, parse_records, read_records
+from engine.lifecycle.transfer import dump, load, parse_records, read_records
 from tests.unit.stores.conftest import make_record
 
 MakeRecord = Callable[..., HandoffRecord]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from engine.errors import UsageError
-from engine.lifecycle.models import HandoffRecord
+from engine.records.models import HandoffRecord
 
 RECORD_ID_MAX_CHARS = 512
 """Longest record id: at most 2,048 bytes of UTF-8, within PostgreSQL's index entry limit."""

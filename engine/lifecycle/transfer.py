@@ -16,10 +16,10 @@ from typing import IO, Any
 from pydantic import ValidationError
 
 from engine.errors import Problem, RecordImportError, UsageError
-from engine.lifecycle.limits import storable_problem
-from engine.lifecycle.models import HandoffRecord
 from engine.lifecycle.moves import history_problem
-from engine.stores.base import ALL, RecordQuery, Store
+from engine.records.limits import storable_problem
+from engine.records.models import HandoffRecord
+from engine.records.store import ALL, RecordQuery, Store
 from engine.stores.export_data import data_problem, where
 from engine.stores.export_items import Format, read_items
 

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
 from engine.errors import RecordNotFound, UsageError
-from engine.lifecycle.models import HandoffRecord, HandoffStatus, as_utc
+from engine.records.models import HandoffRecord, HandoffStatus, as_utc
 
 
 @dataclass(frozen=True, slots=True)
