@@ -32,7 +32,7 @@ from engine.redaction import DEFAULT_REDACTOR, Redactor
 from engine.stores.memory import MemoryStore
 
 if TYPE_CHECKING:
-    from engine.observability.observer import Observer
+    from engine.observer.seam import Observer
 
 # Hot-path constants: on Python 3.11 enum member lookups on the class go through a descriptor.
 _ACCEPT, _REJECT, _START, _COMPLETE, _FAIL, _EXPIRE, _CANCEL = Trigger

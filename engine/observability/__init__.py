@@ -1,13 +1,12 @@
-"""Seeing the engine in production: the `Observer` seam the engine, its lifecycle manager,
-reloads and the pump call, and the observers beside it, one module each: `otel` (extra `otel`),
+"""Seeing the engine in production: the observers of the `Observer` seam (defined below the
+engine, in `engine.observer`, and re-exported here), one module each: `otel` (extra `otel`),
 `prometheus` (extra `prometheus`), `jsonlog` and `textlog` (no extra). Importing this package
 imports no telemetry library.
 """
 
-from engine.observability.facts import HandoffFacts, ReloadFacts
 from engine.observability.jsonlog import JsonFormatter, JsonLogObserver
-from engine.observability.observer import Carrier, Observer, Observers
 from engine.observability.textlog import TextFormatter
+from engine.observer import Carrier, HandoffFacts, Observer, Observers, ReloadFacts
 
 __all__ = [
     "Carrier",

@@ -12,11 +12,11 @@ from dataclasses import asdict
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, TextIO
 
-from engine.observability.lines import escape_controls
-from engine.observability.observer import Observer
+from engine.observer.lines import escape_controls
+from engine.observer.seam import Observer
 
 if TYPE_CHECKING:
-    from engine.observability.facts import HandoffFacts, ReloadFacts
+    from engine.observer.facts import HandoffFacts, ReloadFacts
 
 EVENTS_LOGGER = "engine.events"
 FIELDS = "handoff_event"

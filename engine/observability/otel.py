@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from engine import __version__
 from engine.errors import MissingExtra
 from engine.observability import catalog
-from engine.observability.observer import Carrier, Observer
+from engine.observer.seam import Carrier, Observer
 
 try:
     from opentelemetry import context, propagate, trace
@@ -34,7 +34,7 @@ except ModuleNotFoundError as missing:
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
-    from engine.observability.facts import HandoffFacts, ReloadFacts
+    from engine.observer.facts import HandoffFacts, ReloadFacts
     from engine.pump.envelope import Envelope, Outcome
     from engine.pump.pump import Pump
     from engine.pump.registry import Listener

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import MissingExtra
 from engine.observability import catalog
-from engine.observability.observer import Observer
+from engine.observer.seam import Observer
 
 try:
     from prometheus_client import CollectorRegistry, Counter, Histogram, start_http_server
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from wsgiref.simple_server import WSGIServer
 
-    from engine.observability.facts import HandoffFacts
+    from engine.observer.facts import HandoffFacts
     from engine.pump.pump import Pump
     from engine.records.models import HandoffRecord
     from engine.runtime.engine import Engine

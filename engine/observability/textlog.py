@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 from typing import Any, TextIO
 
 from engine.observability.jsonlog import FIELDS, log_to, trace_ids
-from engine.observability.lines import escape_controls
+from engine.observer.lines import escape_controls
 
 
 class TextFormatter(logging.Formatter):

@@ -13,7 +13,7 @@ from types import TracebackType
 from typing import Any, Protocol
 
 from engine.errors import UsageError
-from engine.observability.observer import Observer, Observers
+from engine.observer.seam import Observer, Observers
 from engine.pump.contract import SystemError
 from engine.pump.envelope import Envelope, Limits, Outcome
 from engine.pump.registry import SYSTEM_SENDER, Listener, ListenerRegistry

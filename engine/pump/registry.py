@@ -15,7 +15,7 @@ import jsonschema
 from pydantic import BaseModel
 
 from engine.errors import RegistrationError
-from engine.observability.lines import has_controls
+from engine.observer.lines import has_controls
 from engine.pump.contract import RESPONSE_SEMANTICS, Handler
 from engine.pump.payloads import PayloadSpec
 from engine.pump.todos import TODO_COMPLETE_LISTENER, TODO_LISTENER

@@ -31,7 +31,7 @@ from engine.stores import MemoryStore, Store, open_store
 if TYPE_CHECKING:
     from prometheus_client import CollectorRegistry
 
-    from engine.observability.observer import Observer, Observers
+    from engine.observer.seam import Observer, Observers
 
 DEFAULT_SWEEP_INTERVAL_S = 1.0
 """How often an Engine's sweeper expires overdue handoffs, in seconds."""

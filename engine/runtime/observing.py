@@ -10,8 +10,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from engine.errors import UsageError
-from engine.observability.facts import HandoffFacts, ReloadFacts
-from engine.observability.observer import Observer, Observers
+from engine.observer.facts import HandoffFacts, ReloadFacts
+from engine.observer.seam import Observer, Observers
 from engine.runtime.handoff import CallerPolicy
 
 if TYPE_CHECKING:

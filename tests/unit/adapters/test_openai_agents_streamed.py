@@ -22,8 +22,8 @@ from engine.adapters.openai_agents import AgentTeam, HandoffRunContext  # noqa: 
 from engine.adapters.scripted import call, say  # noqa: E402
 from engine.adapters.scripted.openai_agents import ScriptedModel  # noqa: E402
 from engine.lifecycle import HandoffStatus  # noqa: E402
-from engine.observability.facts import HandoffFacts  # noqa: E402
-from engine.observability.observer import Observer  # noqa: E402
+from engine.observer.facts import HandoffFacts  # noqa: E402
+from engine.observer.seam import Observer  # noqa: E402
 from engine.records.models import FailureReason  # noqa: E402
 from engine.runtime.async_engine import AsyncEngine  # noqa: E402
 

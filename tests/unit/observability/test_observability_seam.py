@@ -15,7 +15,7 @@ import pytest
 from engine import Engine, MissingExtra, UsageError
 from engine.issues import Issue
 from engine.observability import HandoffFacts, Observer, Observers, ReloadFacts
-from engine.observability.facts import redacted_issue
+from engine.observer.facts import redacted_issue
 from engine.pump.envelope import Envelope, Outcome
 from engine.pump.registry import Listener
 from engine.records.models import HandoffRecord

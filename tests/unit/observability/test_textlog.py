@@ -12,8 +12,8 @@ import pytest
 
 from engine import Engine
 from engine.observability import JsonLogObserver, TextFormatter
-from engine.observability.lines import escape_controls
 from engine.observability.textlog import log_text_to
+from engine.observer.lines import escape_controls
 
 FORGED = ("concierge\n2026-01-01T00:00:00+00:00 info engine.events: handoff admin -> vault: "
           "routed\r\u2028\u2029\u0085\x1b[2J\u202e\u2066x")

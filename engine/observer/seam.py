@@ -1,6 +1,7 @@
 """The instrumentation seam: what the engine, its lifecycle manager, reloads and the pump tell
 observers, as one `Observer` class whose every method does nothing, and `Observers`, the fan-out
-the engine holds. It must not import a telemetry library; implementations live beside it.
+the engine holds. It must not import a telemetry library; implementations live in
+`engine.observability`.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
-    from engine.observability.facts import HandoffFacts, ReloadFacts
+    from engine.observer.facts import HandoffFacts, ReloadFacts
     from engine.pump.envelope import Envelope, Outcome
     from engine.pump.pump import Pump
     from engine.pump.registry import Listener

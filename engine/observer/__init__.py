@@ -1,0 +1,12 @@
+"""The `Observer` seam at the bottom of the package graph: what the engine, its lifecycle
+manager, reloads and the pump call (`seam`), the facts they hand over (`facts`), and what may
+stand in one line of a log (`lines`).
+
+It imports nothing above `engine.redaction` at run time; the observers that export traces,
+metrics and logs live on top, in `engine.observability`, and import what they observe.
+"""
+
+from engine.observer.facts import HandoffFacts, ReloadFacts
+from engine.observer.seam import Carrier, Observer, Observers
+
+__all__ = ["Carrier", "HandoffFacts", "Observer", "Observers", "ReloadFacts"]
