@@ -100,13 +100,18 @@ def tool_results(seen: dict[str, Any]) -> list[Any]:
     return [json.loads(m["content"]) for m in seen["messages"] if m.get("role") == "tool"]
 
 
-def test_a_refusal_stays_on_the_node_and_a_routed_handoff_completes_when_the_call_ends() -> None:
-    steps = [
+def refused_then_routed() -> list[Any]:
+    """A greeting, a handoff whose payload is refused, the same handoff done right, a reply."""
+    return [
         say("Hello, this is Ava."),
         call("handoff_fraud_agent", reason="x"),                      # payload refused
         call("handoff_fraud_agent", reason="card used by someone else", card_last4="4421"),
         say("I've frozen the card."),
     ]
+
+
+def test_a_refusal_stays_on_the_node_and_a_routed_handoff_completes_when_the_call_ends() -> None:
+    steps = refused_then_routed()
 
     async def talk(line: Line) -> Any:
         hello = await line.caller.reply()
@@ -191,12 +196,7 @@ def test_each_handoff_function_is_traced_with_the_id_of_the_llms_call() -> None:
     spans = InMemorySpanExporter()
     provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(spans))
-    steps = [
-        say("Hello, this is Ava."),
-        call("handoff_fraud_agent", reason="x"),                      # payload refused
-        call("handoff_fraud_agent", reason="card used by someone else", card_last4="4421"),
-        say("I've frozen the card."),
-    ]
+    steps = refused_then_routed()
 
     async def talk(line: Line) -> Any:
         await line.caller.reply()
