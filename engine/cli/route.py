@@ -10,14 +10,13 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import Any
 
 from engine.config.loader import load_config
-from engine.config.snapshot import Snapshot
 from engine.errors import UsageError
-from engine.routing import Hop, Router, RouteRequest
+from engine.routing import Router, RouteRequest
 from engine.routing.explain import render_text
 from engine.routing.explanation import explain_turn
+from engine.routing.requests import check_request, parse_context, parse_hops
 
 NAME = "route"
 HELP = "Route one handoff request through a config set and explain the decision."
@@ -64,52 +63,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="show every candidate, its score and why it was dropped")
     parser.add_argument("--format", choices=FORMATS, default="text",
                         help="output format (default: text)")
-
-
-def parse_context(items: Sequence[str]) -> dict[str, Any]:
-    """`["tier=gold", "n=3"]` -> `{"tier": "gold", "n": 3}`; JSON scalars keep their type."""
-    context: dict[str, Any] = {}
-    for item in items:
-        key, sep, raw = item.partition("=")
-        if not sep or not key.strip():
-            raise UsageError(f"--context {item!r}: expected KEY=VALUE")
-        try:
-            value: Any = json.loads(raw)
-        except ValueError:
-            value = raw
-        context[key.strip()] = raw if isinstance(value, (dict, list)) else value
-    return context
-
-
-def parse_hops(items: Sequence[str]) -> tuple[Hop, ...]:
-    hops = []
-    for item in items:
-        source, sep, target = item.partition(":")
-        if not sep or not source or not target:
-            raise UsageError(f"--hop {item!r}: expected FROM:TO")
-        hops.append((source, target))
-    return tuple(hops)
-
-
-def check_request(snapshot: Snapshot, request: RouteRequest) -> None:
-    """Usage errors for names the config set does not know and for out-of-range values."""
-    agents = snapshot.agents
-    if request.sender not in agents:
-        raise UsageError(f"--from {request.sender!r}: unknown agent; known: {', '.join(agents)}")
-    tables = snapshot.tables
-    rule_tools = tables.rule_tools if tables is not None else frozenset()
-    if request.tool is not None and not (
-        snapshot.is_handoff_tool(request.tool) or request.tool in rule_tools
-    ):
-        known = ", ".join(sorted({*snapshot.handoff_map, *rule_tools})) or "none"
-        raise UsageError(f"--tool {request.tool!r}: unknown tool; known: {known}")
-    vocabulary = snapshot.config.capabilities
-    for capability in request.capabilities:
-        if capability not in vocabulary:
-            known = ", ".join(vocabulary) or "none"
-            raise UsageError(f"--capability {capability!r}: unknown capability; known: {known}")
-    if not 1 <= request.priority <= 10:
-        raise UsageError(f"--priority {request.priority}: must be between 1 and 10")
 
 
 MAX_STDIN_CHARS = 65536

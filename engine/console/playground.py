@@ -1,8 +1,8 @@
 """The playground's form: a sentence, a sender, a tool, context and past hops, read into the
 request `handoff route --explain` would build, and routed by the same code.
 
-Parsing and checks are `handoff route`'s own (`parse_context`, `parse_hops`, `check_request`);
-the decision and its explanation come from `explain_turn`. Nothing is recorded.
+Parsing and checks are `handoff route`'s own (`engine.routing.requests`); the decision and its
+explanation come from `explain_turn`. Nothing is recorded.
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from engine.cli.route import check_request, parse_context, parse_hops
 from engine.errors import UsageError
 from engine.routing.decision import RouteRequest
 from engine.routing.explanation import Explanation, explain_turn
+from engine.routing.requests import check_request, parse_context, parse_hops
 from engine.routing.router import Router
 
 MAX_TEXT = 4096
