@@ -92,10 +92,16 @@ def build_vocabulary(
     for terms in documents:
         frequency.update(terms)
     size = len(documents)
-    top = math.log(size + 1) + 1.0
     weights = {
         term: (math.log((size + 1) / (count + 1)) + 1.0) * (NGRAM_WEIGHT if term[0] == NGRAM
                                                              else 1.0)
         for term, count in frequency.items()
     }
-    return Vocabulary(weights, common, (unknown_weight * top) ** 2), documents
+    return Vocabulary(weights, common, unseen_weight(size, unknown_weight)), documents
+
+
+def unseen_weight(examples: int, unknown_weight: float) -> float:
+    """What a word no example holds adds to a request's squared norm: `unknown_weight` times
+    the highest idf `examples` examples can give a word, squared. It plays no part in fitting,
+    so a model takes another `unknown_weight` without fitting again."""
+    return (unknown_weight * (math.log(examples + 1) + 1.0)) ** 2

@@ -18,7 +18,7 @@ import struct
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import Any
 
@@ -111,6 +111,13 @@ class LinearModel:
                 packed += entry[1]
         return squared, packed
 
+    def with_unseen(self, unseen: float) -> LinearModel:
+        """This model with an unknown word adding `unseen` to a request's squared norm (the
+        fitted weights shared, not copied)."""
+        if unseen == self.unseen:
+            return self
+        return replace(self, unseen=unseen, vocabulary=replace(self.vocabulary, unseen=unseen))
+
     def contributions(self, term: str) -> tuple[float, ...]:
         """What a word or pair adds to each class's `norm * score` (in 1.0s), for explanations."""
         first, _, second = term.partition(" ")
@@ -198,10 +205,11 @@ def fit_model(
     unknown_weight: float, stop_words: frozenset[str],
 ) -> LinearModel:
     """The model of examples (`token_lists`, each with its class number), fitted once per
-    distinct input in this process (a reload with the same examples reuses it)."""
-    key = (tuple(map(tuple, token_lists)), tuple(labels), classes, unknown_weight,
-           tuple(sorted(stop_words)))
-    return _CACHE.get(key, lambda: _stored_or_fitted(key))
+    distinct input in this process (a reload with the same examples reuses it). The weight of
+    unknown words is no input of the fit: another `unknown_weight` reuses the fitted model."""
+    key = (tuple(map(tuple, token_lists)), tuple(labels), classes, tuple(sorted(stop_words)))
+    fitted = _CACHE.get(key, lambda: _stored_or_fitted(key))
+    return fitted.with_unseen(features.unseen_weight(len(token_lists), unknown_weight))
 
 
 ALGORITHM = ("linear model 1", features.NGRAM_SIZES, features.NGRAM_WEIGHT,
@@ -213,13 +221,13 @@ ALGORITHM = ("linear model 1", features.NGRAM_SIZES, features.NGRAM_WEIGHT,
 def _stored_or_fitted(key: tuple[Any, ...]) -> LinearModel:
     """The model kept on disk for these inputs (see `engine.routing.model_store`), or a new
     fit, then kept."""
-    tokens, labels, classes, unknown_weight, stop_words = key
+    tokens, labels, classes, stop_words = key
     stored = model_store.digest((ALGORITHM, *key))
     data = model_store.load(stored)
     if data is not None:
         with contextlib.suppress(TypeError, ValueError):
             return _from_plain(data)
-    model = _fit(tokens, labels, classes, unknown_weight, frozenset(stop_words))
+    model = _fit(tokens, labels, classes, 1.0, frozenset(stop_words))  # unseen: set by caller
     model_store.save(stored, _plain(model))
     return model
 

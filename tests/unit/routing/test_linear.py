@@ -100,7 +100,28 @@ def test_the_same_examples_give_the_same_model_and_are_fitted_once(
     monkeypatch.setattr(linear, "_fit", lambda *args: calls.append(1) or real(*args))
     again = [fit_model(tokens, labels, classes=3, unknown_weight=0.5, stop_words=frozenset())
              for _ in range(3)]
-    assert len(calls) == 1 and again[0] is again[1] is again[2]
+    assert len(calls) == 1 and again[0] == again[1] == again[2]
+    assert again[0].words is again[1].words is again[2].words  # one fit, shared
+
+
+def test_another_unknown_word_weight_does_not_fit_again(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    monkeypatch.setenv("HANDOFF_MODEL_CACHE", str(tmp_path))  # no model kept from before
+    monkeypatch.setattr(linear, "_CACHE", linear._Fitted(2))
+    calls: list[int] = []
+    real = linear._fit
+    monkeypatch.setattr(linear, "_fit", lambda *args: calls.append(1) or real(*args))
+    strict, lenient = model(unknown_weight=3.0), model(unknown_weight=0.5)
+    assert len(calls) == 1 and strict.words is lenient.words
+    assert strict.unseen == pytest.approx(36 * lenient.unseen)
+    tokens, labels = corpus()
+    refitted = linear._fit(tokens, labels, 3, 3.0, frozenset(strict.stop_words))
+    words = NORMALIZER.tokens("block my card at the aquarium")
+    assert (found := strict.scores(words)) is not None
+    assert (again := refitted.scores(words)) is not None
+    assert list(found.values) == list(again.values)  # as if fitted with it
+    assert found.norm == again.norm
 
 
 def test_a_misheard_word_still_counts_through_its_ngrams() -> None:
