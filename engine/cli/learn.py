@@ -75,7 +75,8 @@ def _document(outcome: Outcome, out: str) -> dict[str, Any]:
         "after": _figures(outcome.after),
         "thresholds": {"min_score": outcome.thresholds.min_score,
                        "margin": outcome.thresholds.margin,
-                       "temperature": outcome.thresholds.temperature},
+                       "temperature": outcome.thresholds.temperature,
+                       "unknown_words": outcome.thresholds.unknown_words},
         "cleaning": {reason: {"rows": count, "meaning": REASONS[reason],
                               "samples": [{"line": line, "text": text} for line, text
                                           in outcome.report.samples.get(reason, [])]}
@@ -101,8 +102,8 @@ def _text(document: dict[str, Any]) -> str:
     examples = ", ".join(f"{agent} {n}" for agent, n in document["examples"].items())
     chosen = document["thresholds"]
     lines.append(f"examples layer: min_score {chosen['min_score']}, margin {chosen['margin']}, "
-                 f"temperature {chosen['temperature']} (chosen on rows held out of the "
-                 "learning part)")
+                 f"temperature {chosen['temperature']}, unknown_words "
+                 f"{chosen['unknown_words']} (chosen on rows held out of the learning part)")
     for found in document["cleaning"].values():
         sample = found["samples"][0] if found["samples"] else None
         quoted = f", e.g. line {sample['line']}: {sample['text'][:60]!r}" if sample else ""

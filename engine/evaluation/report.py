@@ -162,7 +162,8 @@ def render_findings(report: Report) -> str:
 def _curve(points: tuple[Point, ...]) -> list[str]:
     if not points:
         return []
-    lines = ["", "examples layer answering from min_score (the set's margin and temperature):",
+    lines = ["", "examples layer answering from min_score (the set's margin, temperature and "
+             "unknown_words):",
              f"  {'min_score':>9}{'accuracy':>10}{'recall':>9}{'false':>8}"]
     lines += [f"  {p.min_score:>9.2f}{p.accuracy:>10.1%}{p.specialist_recall:>9.1%}"
               f"{p.false_transfer_rate:>8.1%}" for p in points]

@@ -1,6 +1,7 @@
 """The examples layer's thresholds, and what a corpus scores at each: every row routed twice
-(the examples layer answering at any score, and at none), then any `min_score` and `margin`
-scored by arithmetic (`handoff eval --curve`, and `handoff learn` choosing thresholds).
+(the examples layer answering at any score, and at none; at one `temperature` and
+`unknown_words`), then any `min_score` and `margin` scored by arithmetic (`handoff eval
+--curve`, and `handoff learn` choosing thresholds).
 
 Pure over models and rows.
 """
@@ -21,16 +22,19 @@ NEVER = 2.0
 
 @dataclass(frozen=True, slots=True, order=True)
 class Thresholds:
-    """An examples-layer `min_score`, `margin` and `temperature`."""
+    """An examples-layer `min_score`, `margin`, `temperature` and `unknown_words` (each
+    higher is more cautious: a tie between two goes to the higher)."""
 
     min_score: float
     margin: float
     temperature: float = 0.1
+    unknown_words: float = 1.0
 
 
 def thresholds_of(snapshot: Snapshot) -> Thresholds:
     settings = snapshot.config.engine.examples
-    return Thresholds(settings.min_score, settings.margin, settings.temperature)
+    return Thresholds(settings.min_score, settings.margin, settings.temperature,
+                      settings.unknown_words)
 
 
 def with_thresholds(snapshot: Snapshot, chosen: Thresholds) -> Snapshot:
@@ -38,7 +42,7 @@ def with_thresholds(snapshot: Snapshot, chosen: Thresholds) -> Snapshot:
     engine = snapshot.config.engine
     examples = engine.examples.model_copy(update={
         "min_score": chosen.min_score, "margin": chosen.margin,
-        "temperature": chosen.temperature})
+        "temperature": chosen.temperature, "unknown_words": chosen.unknown_words})
     config = snapshot.config.model_copy(
         update={"engine": engine.model_copy(update={"examples": examples})})
     return compile_snapshot(config, version=snapshot.version, root=snapshot.root)
@@ -59,8 +63,12 @@ class Seen:
 
 
 def seen_rows(learned: Snapshot, rows: Sequence[Row], temperature: float) -> list[Seen]:
-    answering = Router(with_thresholds(learned, Thresholds(0.0, 0.0, temperature)))
-    silent = Router(with_thresholds(learned, Thresholds(NEVER, 0.0, temperature)))
+    """Each row as `learned` (with its own `unknown_words`) sees it at `temperature`."""
+    unknown_words = learned.config.engine.examples.unknown_words
+    answering = Router(with_thresholds(learned, Thresholds(0.0, 0.0, temperature,
+                                                           unknown_words)))
+    silent = Router(with_thresholds(learned, Thresholds(NEVER, 0.0, temperature,
+                                                        unknown_words)))
     found = []
     for row in rows:
         request = RouteRequest(row.sender, row.text, context=row.context)
@@ -109,7 +117,8 @@ CURVE = tuple(step / 20 for step in range(20))
 
 def curve(snapshot: Snapshot, rows: Sequence[Row]) -> list[Point]:
     """What `rows` would score with the examples layer answering from each `min_score` of
-    `CURVE` (the set's own margin and temperature): the trade-off a team picks from."""
+    `CURVE` (the set's own margin, temperature and unknown_words): the trade-off a team picks
+    from."""
     own = thresholds_of(snapshot)
     seen = seen_rows(snapshot, rows, own.temperature)
     return [Point(min_score, *tally_at(seen, min_score, own.margin)) for min_score in CURVE] \

@@ -164,7 +164,8 @@ def _appended_as_text(path: Path, texts: Sequence[str], note: str) -> bool:
 
 
 def _set_thresholds(document: CommentedMap, thresholds: Thresholds, note: str) -> None:
-    """Set `examples.min_score`, `margin` and `temperature` in an engine document."""
+    """Set `examples.min_score`, `margin`, `temperature` and `unknown_words` in an engine
+    document."""
     block = document.get("examples")
     if not isinstance(block, CommentedMap):
         block = CommentedMap()
@@ -172,8 +173,10 @@ def _set_thresholds(document: CommentedMap, thresholds: Thresholds, note: str) -
     block["min_score"] = thresholds.min_score
     block["margin"] = thresholds.margin
     block["temperature"] = thresholds.temperature
+    block["unknown_words"] = thresholds.unknown_words
     document.yaml_set_comment_before_after_key(
-        "examples", before=f"{note} (min_score, margin, temperature: chosen on held-out rows)")
+        "examples", before=f"{note} (min_score, margin, temperature, unknown_words: chosen "
+                           "on held-out rows)")
 
 
 def _keyword_edits(

@@ -15,7 +15,13 @@ from engine.learning.clean import clean
 from engine.learning.examples import choose_examples
 from engine.learning.keywords import log_odds, spellings
 from engine.learning.learn import learn_from, learned_snapshot, mine_keywords, split
-from engine.learning.thresholds import MARGINS, MIN_SCORES, TEMPERATURES, choose_thresholds
+from engine.learning.thresholds import (
+    MARGINS,
+    MIN_SCORES,
+    TEMPERATURES,
+    UNKNOWN_WORDS,
+    choose_thresholds,
+)
 from engine.routing.normalize import Normalizer
 from tests.conftest import CONFIGS
 
@@ -121,6 +127,26 @@ def test_thresholds_are_chosen_on_held_out_rows_within_the_false_transfer_bound(
 
     router = Router(strict)
     assert all(router.route(RouteRequest(row.sender, row.text)).target is None for row in stays)
+
+
+@pytest.mark.slow
+def test_a_heavier_unknown_word_weight_is_chosen_when_it_keeps_unknown_requests_home() -> None:
+    snapshot = load_config(CONFIGS / "banking")
+    fit = rows(*[(f"my gizmo number {n} is kaput again", "claims") for n in range(40)],
+               *[(f"what is my balance number {n} today", "concierge") for n in range(40)])
+    learned = learned_snapshot(snapshot, *learn_from(snapshot, fit, cap=100))
+    claims = rows(*[(f"the gizmo {n} is kaput", "claims") for n in range(10)])
+    unknown = rows(*[(f"my gizmo is kaput again quokka{n} zeppelin{n} marimba{n}", "concierge")
+                     for n in range(10)])  # about something no example mentions: stays
+    chosen = choose_thresholds(learned, claims + unknown, max_false_transfer=0.0)
+    assert chosen.unknown_words in UNKNOWN_WORDS and chosen.unknown_words > 1.0
+    strict = with_thresholds(learned, chosen)
+    assert strict.config.engine.examples.unknown_words == chosen.unknown_words
+    from engine.routing import Router, RouteRequest
+
+    router = Router(strict)
+    assert all(router.route(RouteRequest(r.sender, r.text)).target is None for r in unknown)
+    assert all(router.route(RouteRequest(r.sender, r.text)).target == "claims" for r in claims)
 
 
 def test_no_rows_keep_the_sets_own_thresholds() -> None:
