@@ -9,7 +9,9 @@ Figures are printed, never asserted. Tasks (validation data only: the test split
   also with 10 and 30 training rows per intent;
 - clinc150: 150 intents, train -> val (in-scope accuracy); out-of-scope: the threshold is
   chosen on one half of val + oos_val and read on the other, both ways pooled (false transfers:
-  out-of-scope queries sent to an agent), for a 20% bound and for in-scope accuracy >= 90%;
+  out-of-scope queries sent to an agent), for a 20% bound and for in-scope accuracy >= 90%, at
+  the sets' `examples.unknown_words` and with the weight chosen on the same half among those
+  `handoff learn` tries;
 - clinc150-domains: the same with 10 agents, each covering its domain's ~15 intents.
 
 Every task also scores a copy of its test rows as a speech recognizer might hand them over
@@ -27,13 +29,17 @@ import operator
 import random
 import sys
 import time
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from engine.config.models import AgentSpec, ConfigSet, EngineSpec, ExamplesSpec
 from engine.config.snapshot import Snapshot, compile_snapshot
+from engine.evaluation.sweep import thresholds_of, with_thresholds
+from engine.learning.thresholds import UNKNOWN_WORDS as TRIED_UNKNOWN_WORDS
 from engine.routing import Router, RouteRequest
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -173,8 +179,39 @@ def out_of_scope(name: str, train: Pairs, val: Pairs, oos: Pairs, label_of: Call
                  stays: Sequence[str] = ()) -> None:
     """False transfers of out-of-scope queries and in-scope accuracy, at a threshold on the
     top probability chosen on one half of the validation rows and read on the other (an
-    out-of-scope query the entry agent's own examples win stays, whatever the threshold)."""
+    out-of-scope query the entry agent's own examples win stays, whatever the threshold): at
+    the sets' `examples.unknown_words`, and with the weight chosen on the same half among
+    those `handoff learn` tries (`engine.learning.thresholds.UNKNOWN_WORDS`)."""
     snapshot = engine_set([(text, label_of(label)) for text, label in train], stays=stays)
+    own = thresholds_of(snapshot)
+    seen = {weight: _seen(with_thresholds(snapshot, replace(own, unknown_words=weight)),
+                          val, oos, label_of)
+            for weight in dict.fromkeys((own.unknown_words, *TRIED_UNKNOWN_WORDS))}
+    for goal in (FALSE_TRANSFERS, "in-scope accuracy >= 90%"):
+        for how, tried in ((f"unknown_words {own.unknown_words:g}", [own.unknown_words]),
+                           ("unknown_words chosen", list(seen))):
+            moved = kept = right = total = 0
+            chosen = []
+            for fit, read in ((0, 1), (1, 0)):
+                weight, threshold = _choose(
+                    {w: (seen[w][0][fit::2], seen[w][1][fit::2]) for w in tried}, goal)
+                inside, outside = seen[weight][0][read::2], seen[weight][1][read::2]
+                moved += sum(score >= threshold for score in outside)
+                kept += len(outside)
+                right += sum(score >= threshold and agent == label
+                             for (score, agent), label in inside)
+                total += len(inside)
+                chosen.append(f"{weight:g}")
+            print(f"  {name}, {how} ({'/'.join(chosen)}), threshold for {goal}: out-of-scope "
+                  f"sent to an agent {moved / kept:6.1%}, in-scope accuracy {right / total:6.1%}")
+
+
+Seen = tuple[list[tuple[tuple[float, str], str]], list[float]]
+"""In-scope rows as ((top probability, its agent), label), and out-of-scope rows' top
+probability (0 when the entry agent keeps the query anyway)."""
+
+
+def _seen(snapshot: Snapshot, val: Pairs, oos: Pairs, label_of: Callable[[str], str]) -> Seen:
     index = snapshot.example_index
     assert index is not None
     names = index.agent_names
@@ -186,42 +223,33 @@ def out_of_scope(name: str, train: Pairs, val: Pairs, oos: Pairs, label_of: Call
         best = max(found.agents, key=found.agents.__getitem__)
         return (0.0, ENTRY) if names[best] == ENTRY else (found.agents[best], names[best])
 
-    inside = [(top(text), label_of(label)) for text, label in val]
-    outside = [top(text)[0] for text, _ in oos]
-    halves = [(inside[0::2], outside[0::2]), (inside[1::2], outside[1::2])]
-    for goal in (FALSE_TRANSFERS, "in-scope accuracy >= 90%"):
-        moved = kept = right = total = 0
-        for (fit_in, fit_out), (read_in, read_out) in (halves, halves[::-1]):
-            threshold = _choose(fit_in, fit_out, goal)
-            moved += sum(score >= threshold for score in read_out)
-            kept += len(read_out)
-            right += sum(score >= threshold and agent == label
-                         for (score, agent), label in read_in)
-            total += len(read_in)
-        print(f"  {name}, threshold for {goal}: out-of-scope sent to an agent "
-              f"{moved / kept:6.1%}, in-scope accuracy {right / total:6.1%}")
+    return ([(top(text), label_of(label)) for text, label in val],
+            [top(text)[0] for text, _ in oos])
 
 
 FALSE_TRANSFERS = "false transfers <= 20%"
 
 
-def _choose(inside: Sequence[tuple[tuple[float, str], str]], outside: Sequence[float],
-            goal: str) -> float:
-    """The lowest threshold that sends at most 20% of the out-of-scope rows to an agent, or
-    the highest that keeps in-scope accuracy at 90%."""
-    candidates = sorted({score for (score, _), _ in inside} | set(outside) | {0.0, 1.01})
-
-    def moved(threshold: float) -> float:
-        return sum(score >= threshold for score in outside) / len(outside)
-
-    def right(threshold: float) -> float:
-        return sum(score >= threshold and agent == label
-                   for (score, agent), label in inside) / len(inside)
-
-    if goal == FALSE_TRANSFERS:
-        return next(t for t in candidates if moved(t) <= 0.2)
-    kept = [t for t in candidates if right(t) >= 0.9]
-    return max(kept) if kept else 0.0
+def _choose(halves: dict[float, Seen], goal: str) -> tuple[float, float]:
+    """The unknown-word weight and threshold that, on these rows, send at most 20% of the
+    out-of-scope rows to an agent with the best in-scope accuracy, or keep in-scope accuracy
+    at 90% sending the fewest (ties: the first weight)."""
+    best: tuple[tuple[float, float], float, float] | None = None
+    for weight, (inside, outside) in halves.items():
+        out = sorted(outside)
+        hits = sorted(score for (score, agent), label in inside if agent == label)
+        for threshold in sorted({score for (score, _), _ in inside} | set(outside) | {0.0, 1.01}):
+            moved = (len(out) - bisect_left(out, threshold)) / len(out)
+            right = (len(hits) - bisect_left(hits, threshold)) / len(inside)
+            if goal == FALSE_TRANSFERS:
+                key = (right, -moved) if moved <= 0.2 else None
+            else:
+                key = (-moved, right) if right >= 0.9 else None
+            if key is not None and (best is None or key > best[0]):
+                best = (key, weight, threshold)
+    if best is None:  # no threshold reaches the goal: every query answered
+        return next(iter(halves)), 0.0
+    return best[1], best[2]
 
 
 def main() -> int:
