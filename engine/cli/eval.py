@@ -17,7 +17,7 @@ from engine.evaluation.corpus import SEVERAL, CorpusReader, Row
 from engine.evaluation.labels import load_labels
 from engine.evaluation.report import RENDER_BY_NAME, Report, Threshold, render_findings
 from engine.evaluation.run import Evaluation, evaluate
-from engine.evaluation.sweep import curve
+from engine.evaluation.sweep import curve, thresholds_of
 from engine.routing.router import Router
 
 NAME = "eval"
@@ -109,8 +109,9 @@ def execute(args: argparse.Namespace) -> int:
     thresholds = _thresholds(args, evaluation)
     issues = tuple(reader.issues)
     points = tuple(curve(snapshot, list(rows))) if args.curve else ()
+    examples = thresholds_of(snapshot) if snapshot.example_index is not None else None
     report = Report(args.corpus, evaluation, issues, tuple(thresholds), reader.bad_rows,
-                    points)
+                    points, examples)
     if args.format == "text":
         for issue in issues:
             print(issue, file=sys.stderr)

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from engine.evaluation.run import Evaluation
-from engine.evaluation.sweep import Point
+from engine.evaluation.sweep import Point, Thresholds
 from engine.issues import Issue
 
 _TOP_TRIGGERS = 15
@@ -47,6 +47,8 @@ class Report:
     bad_rows: int = 0
     curve: tuple[Point, ...] = ()
     """The examples layer's threshold curve, when asked for (`--curve`)."""
+    examples: Thresholds | None = None
+    """The examples layer's settings the rows were routed with (None: the set has none)."""
 
 
 def summary(evaluation: Evaluation) -> dict[str, Any]:
@@ -92,6 +94,8 @@ def render_json(report: Report) -> str:
         "thresholds": [{"what": t.what, "limit": t.limit, "value": round(t.value, 4),
                         "passed": t.passed} for t in report.thresholds],
     }
+    if report.examples is not None:
+        document["examples_layer"] = asdict(report.examples)
     if report.curve:
         document["curve"] = [{key: round(value, 4) for key, value in asdict(point).items()}
                              for point in report.curve]
@@ -124,7 +128,16 @@ def _headline(report: Report) -> list[str]:
         f"macro-F1:          {tally.macro_f1:6.1%}  (the mean of the agents' F1)",
         f"latency:           p50 {tally.percentile(0.5):.1f} us, "
         f"p99 {tally.percentile(0.99):.1f} us",
+        *_settings(report.examples),
     ]
+
+
+def _settings(examples: Thresholds | None) -> list[str]:
+    """The examples layer's settings in one line (none when the set has no examples)."""
+    if examples is None:
+        return []
+    return [f"examples layer:    min_score {examples.min_score:g}, margin {examples.margin:g}, "
+            f"temperature {examples.temperature:g}, unknown_words {examples.unknown_words:g}"]
 
 
 def render_text(report: Report) -> str:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.config.loader import load_config
 from tests.conftest import CONFIGS
 from tests.patience import HANG_S
 
@@ -46,6 +47,10 @@ def test_shipped_corpora_meet_their_floors(name: str) -> None:
     assert report["rows"] > 20 and report["bad_rows"] == 0
     assert all(t["passed"] for t in report["thresholds"]) and len(report["thresholds"]) == 3
     assert {a["agent"] for a in report["agents"]} >= {"concierge", "fraud_agent", "claims"}
+    own = load_config(BANKING).config.engine.examples
+    assert report["examples_layer"] == {"min_score": own.min_score, "margin": own.margin,
+                                        "temperature": own.temperature,
+                                        "unknown_words": own.unknown_words}
 
 
 def test_text_report_and_failed_gate() -> None:
@@ -53,7 +58,8 @@ def test_text_report_and_failed_gate() -> None:
                    "--min-recall", "fraud_agent=0.5")
     assert done.returncode == 1
     for part in ("accuracy:", "specialist recall:", "false transfers:", "no route:",
-                 "latency:", "confusion", "worst misses:", "precision",
+                 "latency:", "examples layer:    min_score", "unknown_words", "confusion",
+                 "worst misses:", "precision",
                  "thresholds: accuracy", "FAILED", "recall:fraud_agent"):
         assert part in done.stdout, part
     assert "Traceback" not in done.stderr
