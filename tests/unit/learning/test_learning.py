@@ -147,6 +147,8 @@ def test_a_heavier_unknown_word_weight_is_chosen_when_it_keeps_unknown_requests_
     router = Router(strict)
     assert all(router.route(RouteRequest(r.sender, r.text)).target is None for r in unknown)
     assert all(router.route(RouteRequest(r.sender, r.text)).target == "claims" for r in claims)
+    unbounded = choose_thresholds(learned, claims + unknown, max_false_transfer=None)
+    assert unbounded.unknown_words == thresholds_of(learned).unknown_words  # no bound: its own
 
 
 def test_no_rows_keep_the_sets_own_thresholds() -> None:
