@@ -20,7 +20,7 @@ from engine.config.loader import load_config
 from engine.config.snapshot import Snapshot
 from engine.evaluation.corpus import Row
 from engine.evaluation.sweep import with_thresholds
-from engine.learning.learn import learn_from, learned_snapshot, tuned_thresholds
+from engine.learning.learn import TOTAL, learn_from, learned_snapshot, tuned_thresholds
 from engine.routing import Router, RouteRequest
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -39,7 +39,9 @@ from gen_intents import generate
 def learned(banking: Snapshot, train: list[Row], cap: int) -> tuple[Snapshot, str]:
     """What `handoff learn` writes for `train`, and a line about it."""
     started = time.perf_counter()
-    thresholds = tuned_thresholds(banking, train, cap=cap)
+    bound = banking.config.engine.examples.max_false_transfer
+    thresholds = tuned_thresholds(banking, train, cap=cap, total=TOTAL // 2, keywords=False,
+                                  max_false_transfer=bound)
     tuned = with_thresholds(banking, thresholds)
     examples, keywords = learn_from(tuned, train, cap=cap)
     snapshot = learned_snapshot(tuned, examples, keywords)
