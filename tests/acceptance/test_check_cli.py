@@ -130,11 +130,15 @@ def test_python_module_entry_point_matches_the_script() -> None:
 
 
 def test_a_typo_in_engine_yaml_hides_no_other_file(tmp_path: Path) -> None:
+    """Each file's own schema and the cross-file checks: a rule to an unknown agent is
+    reported beside the root's typo, each located."""
     shutil.copytree(CONFIGS / "banking", tmp_path / "banking")
     root = tmp_path / "banking" / "engine.yaml"
     agent = tmp_path / "banking" / "agents" / "claims.yaml"
+    routing = tmp_path / "banking" / "routing.yaml"
     root.write_text(root.read_text("utf-8").replace("policies:", "polices:"), "utf-8")
     agent.write_text(agent.read_text("utf-8").replace("peers:", "peer:"), "utf-8")
+    routing.write_text(routing.read_text("utf-8").replace("to: claims", "to: fraud"), "utf-8")
     run = handoff("banking", cwd=tmp_path)
     assert run.returncode == 1
     assert run.stdout.splitlines() == [
@@ -142,7 +146,9 @@ def test_a_typo_in_engine_yaml_hides_no_other_file(tmp_path: Path) -> None:
         "did you mean 'peers'?",
         "banking/engine.yaml:9:1: error[unknown-key] $.polices: unknown key 'polices'; "
         "did you mean 'policies'?",
-        "checked 1 set, 9 files: 2 error(s), 0 warning(s)",
+        "banking/routing.yaml:56:9: error[unknown-agent] $.rules[6].to: "
+        "'fraud' is not a declared agent; did you mean 'fraud_agent'?",
+        "checked 1 set, 9 files: 3 error(s), 0 warning(s)",
     ]
 
 
