@@ -105,8 +105,9 @@ def codes_page() -> str:
         lines += [f"| `{code}` | {severity} | {_cell(meaning)} |"
                   for code, meaning in codes.items()]
     for title, intro, codes in (
-        ("Corpus rows", "A bad row of a labelled corpus (`handoff eval`, `handoff learn`) is "
-         "reported at `file:line`, skipped, and makes the exit code 1.", CORPUS_CODES),
+        ("Corpus rows", "A bad row of a labelled corpus (`handoff eval`, `handoff learn`, "
+         "`handoff check`) is reported at `file:line`, skipped, and makes the exit code 1.",
+         CORPUS_CODES),
         ("Pump listeners files", "What `load_pump_config` checks beyond the listeners schema; "
          "every issue is raised together in one `ConfigError`.", PUMP_CODES),
     ):

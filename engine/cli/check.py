@@ -1,7 +1,8 @@
 """`handoff check PATH...`: validate config sets with exactly the loader the runtime uses.
 
 Prints every issue of every set (text, json or github annotations) to stdout; exit 0 clean,
-1 errors (or warnings with --strict), 2 usage errors. It never loads anything else.
+1 errors (or warnings with --strict), 2 usage errors. Besides the sets it reads only the cases
+files and corpora it is given (and each set's own cases.yaml).
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "paths",
         nargs="+",
         metavar="PATH",
-        help="an engine.yaml, a folder holding one, or a folder whose sub-folders hold sets",
+        help="an engine.yaml, a folder holding one, a folder whose sub-folders hold sets, or a "
+             "file of a set (a cases file or a labelled corpus is checked against its set)",
     )
     parser.add_argument(
         "--strict", action="store_true", help="fail (exit 1) on warnings as well as errors"

@@ -28,11 +28,17 @@ class Gaps:
 
     agents: frozenset[str] | None = frozenset()
     capabilities: frozenset[str] | None = frozenset()
+    root: frozenset[str] = frozenset()
+    """Top-level keys of engine.yaml in error (see `engine.config.salvage`): the checks that
+    read them (`entry`) say nothing."""
 
     @classmethod
-    def of(cls, members: Sequence[Member], *, incomplete: Iterable[str] = ()) -> Gaps:
-        """From the set's members, and the kinds an include problem may have left files out
-        of (`incomplete`)."""
+    def of(
+        cls, members: Sequence[Member], *, incomplete: Iterable[str] = (),
+        root: frozenset[str] = frozenset(),
+    ) -> Gaps:
+        """From the set's members, the kinds an include problem may have left files out
+        of (`incomplete`) and the root's keys in error (`root`)."""
         found: dict[str, frozenset[str] | None] = dict.fromkeys(KINDS, frozenset())
         for kind in incomplete:
             found[kind] = None
@@ -42,7 +48,7 @@ class Gaps:
             known = found[member.kind]
             declares = member.declares
             found[member.kind] = None if known is None or declares is None else known | declares
-        return cls(found["agents"], found["capabilities"])
+        return cls(found["agents"], found["capabilities"], root)
 
     @property
     def complete(self) -> bool:
@@ -85,6 +91,8 @@ class _Link:
 
 def _entry(link: _Link) -> list[Issue]:
     config, locator = link.config, link.locator
+    if "entry" in link.gaps.root:
+        return []
     entry = config.engine.entry
     agent = config.agents.get(entry)
     if agent is None:
@@ -114,7 +122,8 @@ def _agent(link: _Link, name: str, agent: AgentSpec) -> list[Issue]:
     issues = link.names(document, ("peers",), agent.peers, "agent")
     issues += link.names(document, ("accepts", "from"), agent.accepts.from_agents, "agent")
     issues += link.names(document, ("capabilities",), agent.capabilities, "capability")
-    if agent.handoff.is_entry_point and name != config.engine.entry:
+    entry_known = "entry" not in link.gaps.root
+    if agent.handoff.is_entry_point and entry_known and name != config.engine.entry:
         message = (
             f"agent {name!r} is marked is_entry_point but the entry is {config.engine.entry!r}"
         )

@@ -1,8 +1,8 @@
 """Listing a config set: read its root file and expand the includes into the set's files.
 
 The first stage of `engine.config.pipeline`; it reads the root file only, never a member.
-A root that parsed but broke its schema still lists what it includes, so one typo in
-engine.yaml hides no other file's issues.
+A root that parsed but broke its schema still lists what it includes, and keeps what of it
+validated (`salvage`), so one typo in engine.yaml hides no other file's issues.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from engine.config.members import MemberCache
 from engine.config.parse import MAX_NODES
 from engine.config.positions import Document
 from engine.config.read import DEFAULT_MAX_BYTES, Source
+from engine.config.salvage import Salvaged, salvage
 from engine.config.schemas import ENGINE_SCHEMA
 from engine.issues import Issue
 
@@ -48,6 +49,8 @@ class SetFiles:
     issues: list[Issue]
     outside: bool = False
     """The root file itself leads outside its folder: nothing of the set may be read."""
+    salvaged: Salvaged | None = None
+    """For a root that broke its schema: what of it validated, for the cross-file checks."""
 
     @property
     def incomplete(self) -> frozenset[str]:
@@ -83,29 +86,32 @@ def _list(engine_path: Path, display: str, caps: Caps, scanned: set[str]) -> Set
         max_nodes=caps.max_nodes,
     )
     if root is None:
-        included, found = _included_anyway(engine_path, display, caps, issues, scanned)
-        return SetFiles(None, source, included, issues + found)
+        return _listed_anyway(engine_path, display, caps, (source, issues), scanned)
     included, issues = expand_includes(
         root, engine_path.parent, str(PurePath(display).parent), scanned=scanned
     )
     return SetFiles(root, source, included, issues)
 
 
-def _included_anyway(
-    engine_path: Path, display: str, caps: Caps, issues: list[Issue], scanned: set[str]
-) -> tuple[list[Included], list[Issue]]:
-    """The files a root that parsed but broke its schema still includes, so a typo in
-    engine.yaml (`polices:`) hides no other file's issues; none when the root did not parse
-    or its `include` section is itself in error."""
+def _listed_anyway(
+    engine_path: Path, display: str, caps: Caps, read: tuple[Source | None, list[Issue]],
+    scanned: set[str],
+) -> SetFiles:
+    """The files a root that parsed but broke its schema still includes, and what of it
+    validated, so a typo in engine.yaml (`polices:`) hides no other file's issues; no file
+    when the root did not parse or its `include` section is itself in error."""
+    source, issues = read
+    nothing = SetFiles(None, source, [], issues)
     if any(found.json_path.startswith("$.include") for found in issues):
-        return [], []
+        return nothing
     root, _source, _issues = read_document(
         engine_path, None, file=display, max_bytes=caps.max_bytes, max_nodes=caps.max_nodes
     )
     if root is None or not isinstance(root.data, dict):
-        return [], []
+        return nothing
     if not isinstance(root.data.get("include"), dict):
-        return [], []
-    return expand_includes(
+        return nothing
+    included, found = expand_includes(
         root, engine_path.parent, str(PurePath(display).parent), scanned=scanned
     )
+    return SetFiles(None, source, included, issues + found, salvaged=salvage(root, issues))

@@ -151,6 +151,8 @@ def _roots(path: str, *, skip_unowned: bool) -> tuple[list[tuple[Path, str]], li
     enclosing = enclosing_root(path) if os.path.isfile(path) else None
     if enclosing is None and skip_unowned and os.path.basename(path) != ROOT_FILE:
         return [], []
+    if enclosing is None and os.path.isfile(path) and is_corpus(path):
+        return [], corpus_issues(path, None)  # in no set: its rows alone
     return ([enclosing] if enclosing else [(Path(path), path)]), []
 
 
@@ -169,13 +171,33 @@ def _identity(path: Path) -> str:
     return resolved(path) or str(path)
 
 
+def is_corpus(path: str) -> bool:
+    """Whether `path` names a labelled corpus (CSV, JSONL) by its suffix."""
+    from engine.evaluation.corpus import CORPUS_SUFFIXES
+
+    return os.path.splitext(path)[1].lower() in CORPUS_SUFFIXES
+
+
+def corpus_issues(path: str, snapshot: Snapshot | None) -> list[Issue]:
+    """Every bad row of a corpus given to check, its agent names against the set when it
+    loaded (else its rows alone: the set's own issues say why it did not load)."""
+    from engine.evaluation.corpus import corpus_issues as read  # only for corpora given
+
+    if snapshot is None:
+        return read(path, agents=None)
+    return read(path, agents=tuple(snapshot.agents), entry=snapshot.config.engine.entry)
+
+
 def _not_included(path: str, root: str, snapshot: Snapshot | None) -> list[Issue]:
-    """Issues of a file given on its own: none when its set includes it; a cases file is
-    checked as one (against the set when it loaded); anything else is `not-included`."""
+    """Issues of a file given on its own: none when its set includes it; a corpus or a cases
+    file is checked as one (against the set when it loaded); anything else is
+    `not-included`."""
     if snapshot is not None:
         files = {os.path.realpath(file) for file in snapshot.config.files}
         if os.path.realpath(path) in files:
             return []
+    if is_corpus(path):
+        return corpus_issues(path, snapshot)
     from engine.routing.cases import check_cases_file  # only for files a set does not include
 
     found = check_cases_file(path, snapshot)
@@ -228,8 +250,9 @@ def check_paths(
 
     A folder stands for every set below it; a file other than engine.yaml (as pre-commit
     passes them) for the whole set it belongs to, each set checked once. A routing cases
-    file (a document with a top-level `cases` list) is checked against its set's names, and
-    so is each set's own cases.yaml beside its root file.
+    file (a document with a top-level `cases` list) and a labelled corpus (.csv, .jsonl,
+    .ndjson) are checked against their set's names, and so is each set's own cases.yaml
+    beside its root file; a corpus in no set's folder is checked row by row alone.
     `skip_unowned` ignores files in no set's folder (pre-commit passes every changed file).
     `progress` hears (set, files done, files in the set) as each set loads.
     """

@@ -24,7 +24,7 @@ from engine.config.parse import MAX_ALIAS_NODES, MAX_DEPTH, parse_text, position
 from engine.config.positions import Document, PathKey, Position, json_path
 from engine.config.read import Source, read_source
 from engine.config.schemas import SCHEMA_BY_KIND
-from engine.config.signature import RACY_S, signatures, stat_key
+from engine.config.signature import RACY_S, signatures, stat_key, still
 from engine.config.validate import validate_document
 from engine.issues import Issue
 
@@ -124,9 +124,12 @@ class MemberCache:
         if found is None:
             return None
         if not trusted:
-            if signatures(found[0][::2]) != found[0]:
+            current = still(found[0])
+            if current is None:
                 return None
-            self.last_checked = key
+            with self.lock:
+                self.listings[key] = (current, found[1])  # aged: compared by stat from now on
+                self.last_checked = key
         return found[1]
 
     def hint(

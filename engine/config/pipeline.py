@@ -23,9 +23,9 @@ from engine.config.heap import collector_paused
 from engine.config.include import Included
 from engine.config.link import Gaps, LinkMemo, link_config
 from engine.config.listing import DEFAULT_CAPS, Caps, SetFiles, list_set
-from engine.config.lookalikes import NameMemo, lookalikes
+from engine.config.lookalikes import NameMemo, keyword_issues, lookalike_names
 from engine.config.members import ByName, Member, MemberCache, read_member
-from engine.config.models import AgentSpec
+from engine.config.models import AgentSpec, ConfigSet
 from engine.config.patch import Base, VersionMemo, patched
 from engine.config.payloads import OWN_ISSUES
 from engine.config.positions import Document
@@ -110,14 +110,18 @@ def load_set(
 ) -> tuple[Snapshot | None, list[Issue]]:
     """Load the set rooted at `engine_path`; `display` is its name in issues.
 
-    Cross-file checks run on every file that is valid on its own, whatever failed elsewhere,
-    staying silent about names a failed file may declare (`Gaps`). `cache` keeps per-file
+    Cross-file checks run on every file that is valid on its own, whatever failed elsewhere
+    (a root that broke its schema lends them the keys that validated), staying silent about
+    names a failed file may declare and the root keys in error (`Gaps`). `cache` keeps per-file
     results between loads of the same set (hot reload); `progress` hears how far it got;
     `analyses` adds the warnings of costlier checks on a set that loaded (`handoff check`).
     """
     try:
         with collector_paused():
             return _load_set(engine_path, display, caps, cache, progress, analyses)
+    except ValidationError as error:  # by the build stage; the schemas make it unreachable
+        message = f"the models refused data the schemas accepted: {error}"
+        return None, [issue(display, (0, 0), "", "schema", message)]
     except Exception as error:  # a bug in a stage: reported as an issue, never a traceback
         log.error("config %s: a stage failed unexpectedly", display, exc_info=error)
         if cache is not None:
@@ -137,29 +141,22 @@ def _load_set(
     listed = list_set(engine_path, display, caps, cache=cache, checked=hints is not None)
     root, source, included = listed.root, listed.source, listed.included
     issues = list(listed.issues)
+    files = (display, *(item.file for item in included))
     if root is None or source is None:
         members = _members(included, caps, None, progress)  # each file's own issues
-        return None, sorted(issues + [i for member in members for i in member.issues],
-                            key=sort_key)
+        issues += [found for member in members for found in member.issues]
+        if listed.salvaged is not None:  # the cross-file checks, on what of the root is valid
+            salvaged = listed.salvaged
+            issues += _cross_file(salvaged.root, members, listed, files, None, salvaged.broken)[2]
+        return None, sorted(issues, key=sort_key)
     members = _members(included, caps, cache, progress, hints)
     issues += [found for member in members for found in member.issues]
     memo = _memo(cache, "version", VersionMemo)
     version = partial(_version, engine_path.name, source, members, listed, memo)
     if (done := _patched(cache, listed, members, version)) is not None:
         return done
-    files = (display, *(item.file for item in included))
-    rules_memo: RuleMemo | None = _memo(cache, "rules", dict)
-    try:
-        config, locator, found = build_config(
-            root, _by_kind(members), files=files, memo=rules_memo
-        )
-    except ValidationError as error:  # the schemas should make this unreachable
-        message = f"the models refused data the schemas accepted: {error}"
-        return None, [issue(display, (0, 0), "", "schema", message)]
-    gaps = Gaps.of(members, incomplete=listed.incomplete)
-    issues += found + link_config(config, locator, gaps=gaps, memo=_memo(cache, "link", LinkMemo))
-    issues += shadowed_rules(config, locator) + contradicting_examples(config, locator)
-    issues += lookalikes(config, locator, memo=_memo(cache, "lookalikes", NameMemo))
+    config, locator, found = _cross_file(root, members, listed, files, cache)
+    issues += found
     if has_errors(issues):
         return None, sorted(issues, key=sort_key)
     graph = _memo(cache, "topology", TopologyMemo) or TopologyMemo()  # one graph, two uses
@@ -172,6 +169,24 @@ def _load_set(
     if cache is not None:
         return _keep(cache, listed, members, snapshot, locator)
     return snapshot, [*warnings, *(analyses(snapshot, locator) if analyses else ())]
+
+
+def _cross_file(
+    root: Document, members: list[Member], listed: SetFiles, files: tuple[str, ...],
+    cache: MemberCache | None, broken: frozenset[str] = frozenset(),
+) -> tuple[ConfigSet, Locator, list[Issue]]:
+    """Build the set from its valid files and run every check across them. `broken`: the
+    root's keys in error; checks that read them stay silent (the normalization's: shadowed
+    rules, contradicting examples, keyword hazards)."""
+    rules: RuleMemo | None = _memo(cache, "rules", dict)
+    config, locator, found = build_config(root, _by_kind(members), files=files, memo=rules)
+    gaps = Gaps.of(members, incomplete=listed.incomplete, root=broken)
+    found += link_config(config, locator, gaps=gaps, memo=_memo(cache, "link", LinkMemo))
+    found += lookalike_names(config, locator, memo=_memo(cache, "lookalikes", NameMemo))
+    if "normalization" not in broken:
+        found += shadowed_rules(config, locator) + contradicting_examples(config, locator)
+        found += keyword_issues(config, locator)
+    return config, locator, found
 
 
 T = TypeVar("T")

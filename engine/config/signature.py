@@ -1,6 +1,6 @@
 """What tells, without parsing, whether a file of a set or a folder its globs looked into may
 have changed: stat keys, folder listings, and git's racy rule for files written too recently
-for their timestamps to tell."""
+for their timestamps to tell (a file that merely aged past that window is no change)."""
 
 from __future__ import annotations
 
@@ -45,9 +45,14 @@ def signature(path: str) -> object:
     stat = stat_key(path)
     if stat is None or max(stat[3], stat[4]) < (time.time() - RACY_S) * 1e9:
         return stat
+    digest = _digest(path)
+    return None if digest is None else (stat, digest)
+
+
+def _digest(path: Any) -> bytes | None:
     try:
         with open(path, "rb") as handle:
-            return stat, hashlib.sha256(handle.read(DEFAULT_MAX_BYTES + 1)).digest()
+            return hashlib.sha256(handle.read(DEFAULT_MAX_BYTES + 1)).digest()
     except OSError:
         return None
 
@@ -55,3 +60,24 @@ def signature(path: str) -> object:
 def signatures(paths: Any) -> tuple[object, ...]:
     """(path, signature, path, signature, ...) for `paths`."""
     return tuple(item for path in paths for item in (path, signature(path)))
+
+
+def still(recorded: tuple[object, ...]) -> tuple[object, ...] | None:
+    """`recorded` (from `signatures`) as it reads now, or None when a path changed. A file
+    recorded while racy (stat and hash) that has only aged since, its stat the same and its
+    bytes too, is unchanged: how old a file is never counts as a change, whenever it is read."""
+    now = signatures(recorded[::2])
+    if now == recorded:
+        return recorded
+    pairs = zip(recorded[::2], recorded[1::2], now[1::2], strict=True)
+    if all(then == seen or _aged(path, then, seen) for path, then, seen in pairs):
+        return now
+    return None
+
+
+def _aged(path: Any, then: object, seen: object) -> bool:
+    """Whether a file recorded as (stat, hash) while racy now has that stat (no longer racy)
+    and still that hash."""
+    if not (isinstance(then, tuple) and len(then) == 2 and isinstance(then[1], bytes)):
+        return False
+    return seen == then[0] and _digest(path) == then[1]

@@ -10,8 +10,8 @@ import stat
 from pathlib import Path, PurePosixPath
 
 from engine.config.globs import expand_glob
-from engine.console.evaluation import CORPUS_SUFFIXES
 from engine.errors import UsageError
+from engine.evaluation.corpus import CORPUS_SUFFIXES
 
 MAX_LISTED = 200
 """Corpora listed at most (in path order)."""

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from engine.console.charts import agent_scores
 from engine.errors import UsageError
-from engine.evaluation.corpus import CorpusReader
+from engine.evaluation.corpus import CORPUS_SUFFIXES, CorpusReader
 from engine.evaluation.metrics import AgentScore
 from engine.evaluation.report import Report, summary
 from engine.evaluation.run import Miss, evaluate
@@ -22,7 +22,6 @@ from engine.routing.router import Router
 
 MAX_UPLOAD_BYTES = 8 * 1024 * 1024
 """The largest corpus the eval page accepts by upload (the server's default)."""
-CORPUS_SUFFIXES = (".csv", ".jsonl", ".ndjson")
 WORST = 15
 
 

@@ -6,7 +6,8 @@ becomes of it: `first` (its first label is its agent), `skip` (left out), or `an
 first label is its agent and the others are right too, for evaluation).
 
 Streams line by line (bounded memory whatever the file size). It checks names against the
-agents it is given; it never routes.
+agents it is given (`corpus_issues`: every issue of a file, for `handoff check`); it never
+routes.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ MAX_LINE = 64 * 1024
 """The longest line read; a longer one is reported and skipped."""
 MAX_ISSUES = 100
 """Bad rows reported one by one; past that they are only counted."""
+CORPUS_SUFFIXES = (".csv", ".jsonl", ".ndjson")
+"""The file names a corpus is known by (the console's upload and shipped corpora, `check`)."""
 REQUIRED = ("text", "agent")
 LABEL_COLUMNS = ("agent", "label", "intent", "category")
 """Where a row's label is read from: the first of these columns (or JSON fields) present."""
@@ -38,6 +41,7 @@ CODES = {
     "corpus-unknown-agent": "an agent or sender that the config does not declare",
     "corpus-context": "a context that is not a JSON object",
     "corpus-unknown-label": "a label the label map (`--labels`) does not map to an agent",
+    "corpus-more": "more bad rows than are listed one by one (`handoff check`)",
 }
 
 
@@ -100,10 +104,10 @@ class _Lines:
 class CorpusReader:
     """Rows of one corpus file. Reading goes on after a bad row: `bad_rows` counts them and
     `issues` holds the first `MAX_ISSUES`, located. Rows without `from` come from `entry`;
-    names are checked against `agents`."""
+    names are checked against `agents` (None: not checked, there is no set to ask)."""
 
     def __init__(
-        self, path: str | Path, *, agents: Collection[str], entry: str,
+        self, path: str | Path, *, agents: Collection[str] | None, entry: str,
         labels: Mapping[str, str] | None = None, several: str = "first",
     ) -> None:
         if several not in SEVERAL:
@@ -235,7 +239,7 @@ class CorpusReader:
         return tuple(dict.fromkeys(found))
 
     def _known(self, line: int, name: str, what: str) -> bool:
-        if name in self.agents:
+        if self.agents is None or name in self.agents:
             return True
         hint = suggest(name, self.agents)
         self._issue(line, "corpus-unknown-agent",
@@ -251,6 +255,26 @@ def _labels(value: Any) -> list[str] | None:
     if isinstance(value, list) and value and all(isinstance(part, str) for part in value):
         return [part.strip() for part in value]
     return None
+
+
+def corpus_issues(
+    path: str | Path, *, agents: Collection[str] | None, entry: str = ""
+) -> list[Issue]:
+    """Every bad row of the corpus at `path` (a regular file), located by line: its shape,
+    its bytes and, unless `agents` is None, the agent and sender each row names. Past
+    `MAX_ISSUES` one more issue counts the rest."""
+    reader = CorpusReader(path, agents=agents, entry=entry)
+    try:
+        for _row in reader:
+            pass
+    except OSError as error:
+        return [Issue(str(path), 0, 0, "", "unreadable", f"cannot read the corpus: {error}")]
+    issues = list(reader.issues)
+    if reader.bad_rows > len(issues):
+        more = reader.bad_rows - len(issues)
+        issues.append(Issue(str(path), 0, 0, "", "corpus-more",
+                            f"{more} more bad row(s) not listed (the first {MAX_ISSUES} are)"))
+    return issues
 
 
 def _columns(names: Collection[str]) -> set[str]:

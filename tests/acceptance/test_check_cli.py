@@ -130,11 +130,15 @@ def test_python_module_entry_point_matches_the_script() -> None:
 
 
 def test_a_typo_in_engine_yaml_hides_no_other_file(tmp_path: Path) -> None:
+    """Each file's own schema and the cross-file checks: a rule to an unknown agent is
+    reported beside the root's typo, each located."""
     shutil.copytree(CONFIGS / "banking", tmp_path / "banking")
     root = tmp_path / "banking" / "engine.yaml"
     agent = tmp_path / "banking" / "agents" / "claims.yaml"
+    routing = tmp_path / "banking" / "routing.yaml"
     root.write_text(root.read_text("utf-8").replace("policies:", "polices:"), "utf-8")
     agent.write_text(agent.read_text("utf-8").replace("peers:", "peer:"), "utf-8")
+    routing.write_text(routing.read_text("utf-8").replace("to: claims", "to: fraud"), "utf-8")
     run = handoff("banking", cwd=tmp_path)
     assert run.returncode == 1
     assert run.stdout.splitlines() == [
@@ -142,7 +146,9 @@ def test_a_typo_in_engine_yaml_hides_no_other_file(tmp_path: Path) -> None:
         "did you mean 'peers'?",
         "banking/engine.yaml:9:1: error[unknown-key] $.polices: unknown key 'polices'; "
         "did you mean 'policies'?",
-        "checked 1 set, 9 files: 2 error(s), 0 warning(s)",
+        "banking/routing.yaml:56:9: error[unknown-agent] $.rules[6].to: "
+        "'fraud' is not a declared agent; did you mean 'fraud_agent'?",
+        "checked 1 set, 9 files: 3 error(s), 0 warning(s)",
     ]
 
 
@@ -204,3 +210,34 @@ def test_routing_that_cannot_happen_warns_and_fails_strict() -> None:
         ("unreachable-example", "fraud.yaml", 6, "warning"),
         ("rule-always-refused", "routing.yaml", 14, "warning"),
     }
+
+
+def test_corpora_given_with_the_set_are_checked_row_by_row(tmp_path: Path) -> None:
+    """A bad CSV row, an unknown agent label and bytes that are not UTF-8: each located at
+    its line, against the names of the set the corpus lies in; a corpus in no set's folder
+    is checked row by row alone."""
+    shutil.copytree(CONFIGS / "banking", tmp_path / "banking")
+    (tmp_path / "banking" / "calls.csv").write_bytes(
+        b"text,agent\nmy card was stolen,fraud_agent\nwhat card should I get,card_recomendation\n"
+        b"\xff\xfe lost,claims\nhi,concierge,extra\n")
+    (tmp_path / "banking" / "calls.jsonl").write_bytes(
+        b'{"text": "hi", "agent": "concierge"}\n{"text": "x", "agent": "claims", "from": "bob"}\n')
+    (tmp_path / "loose.csv").write_bytes(b"text,agent\nhello,whoever\n\"open,concierge\n")
+    run = handoff("banking", "banking/calls.csv", "banking/calls.jsonl", "loose.csv",
+                  cwd=tmp_path)
+    assert run.returncode == 1
+    assert_no_traceback(run)
+    assert run.stdout.splitlines() == [
+        "banking/calls.csv:3: error[corpus-unknown-agent] agent 'card_recomendation' is not an "
+        "agent of the config; did you mean 'card_recommendation'?",
+        "banking/calls.csv:4: error[corpus-encoding] not valid UTF-8 (byte 0xff at column 1); "
+        "skipped",
+        "banking/calls.csv:5: error[corpus-columns] expected 2 field(s) as in the header, got 3",
+        "banking/calls.jsonl:2: error[corpus-unknown-agent] sender ('from') 'bob' is not an "
+        "agent of the config",
+        "loose.csv:3: error[corpus-syntax] not valid CSV: unexpected end of data",
+        "checked 1 set, 9 files: 5 error(s), 0 warning(s)",
+    ]
+    (tmp_path / "banking" / "calls.jsonl").write_bytes(b'{"text": "hi", "agent": "concierge"}\n')
+    fixed = handoff("banking/calls.jsonl", cwd=tmp_path)
+    assert (fixed.returncode, fixed.stdout.strip()) == (0, "checked 1 set, 9 files: ok")

@@ -221,3 +221,21 @@ def test_skip_unowned_ignores_files_in_no_set(tmp_path: Path,
     monkeypatch.chdir(tmp_path)
     assert check_paths(["ci.yaml", "research/routing.yaml"], skip_unowned=True).issues == ()
     assert [i.code for i in check_paths(["ci.yaml"]).issues] != []
+
+
+def test_a_corpus_of_a_set_that_did_not_load_is_checked_by_its_rows_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its names wait for the set; its bytes and shape do not."""
+    shutil.copytree(CONFIGS / "research", tmp_path / "research")
+    monkeypatch.chdir(tmp_path)
+    corpus = tmp_path / "research" / "calls.csv"
+    corpus.write_bytes(b"text,agent\nfind papers,nobody\n\xff,analyst\n")
+    loaded = check_paths(["research/calls.csv"])
+    assert [(i.line, i.code) for i in loaded.issues] == [
+        (2, "corpus-unknown-agent"), (3, "corpus-encoding")]
+    root = tmp_path / "research" / "engine.yaml"
+    root.write_text(root.read_text("utf-8").replace("include:", "include: 5\nx:"), "utf-8")
+    broken = check_paths(["research/calls.csv"])
+    assert [(i.file, i.code) for i in broken.issues if i.file.endswith(".csv")] == [
+        ("research/calls.csv", "corpus-encoding")]

@@ -58,3 +58,45 @@ def test_topology_waits_for_a_complete_set_but_shadowed_rules_do_not(write_files
     )
     root = config_set(write_files, {"a": ENTRY, "b": "name: b\npeers: 5\n"}, routing=rules)
     assert found(root) == [("schema", "b.yaml"), ("shadowed-rule", "routing.yaml")]
+
+
+BROKEN_ROOT = ENGINE.replace("entry: a\n", "entry: a\npolices: {max_hops: 4}\n")
+
+
+def test_a_broken_root_does_not_hide_unknown_names_in_other_files(write_files: Write) -> None:
+    """engine.yaml's typo, an unknown peer and a rule to an unknown agent: all in one run."""
+    root = config_set(write_files, {"a": ENTRY, "b": "name: b\npeers: [a, nobody]\n"},
+                      routing="rules:\n  - {id: r, when: {tool: [t]}, to: ghost}\n",
+                      engine=BROKEN_ROOT)
+    assert found(root) == [
+        ("unknown-agent", "b.yaml"), ("unknown-key", "engine.yaml"),
+        ("unknown-agent", "routing.yaml"),
+    ]
+
+
+def test_a_broken_entry_is_not_checked_against_the_agents(write_files: Write) -> None:
+    """With `entry` in error, no agent's is_entry_point conflicts with it and the entry is
+    not reported unknown: the real error is the entry's own."""
+    engine = ENGINE.replace("entry: a\n", "entry: [a]\n")
+    root = config_set(write_files, {"a": ENTRY, "b": "name: b\npeers: [ghost]\n"}, engine=engine)
+    assert found(root) == [("unknown-agent", "b.yaml"), ("type", "engine.yaml")]
+    missing = ENGINE.replace("entry: a\n", "")
+    root = config_set(write_files, {"a": ENTRY, "b": "name: b\npeers: [ghost]\n"}, engine=missing)
+    assert found(root) == [("unknown-agent", "b.yaml"), ("required", "engine.yaml")]
+
+
+def test_checks_that_read_a_broken_normalization_wait_for_it(write_files: Write) -> None:
+    """'um' is a keyword only when fillers are kept: with the normalization in error (or
+    misspelt) the keyword checks stay silent rather than judge it by the defaults."""
+    keep_fillers = "normalization: {disfluencies: false, stemming: englsh}\n"
+    agents = {"a": ENTRY, "b": "name: b\ncapabilities: [alpha]\n"}
+    capabilities = "capabilities:\n  alpha: {keywords: [um]}\n"
+    for normalization in (keep_fillers, keep_fillers.replace("normalization", "normalisation")):
+        engine = ENGINE.replace("entry: a\n", f"entry: a\n{normalization}")
+        root = config_set(write_files, agents, engine=engine)
+        (root / "capabilities.yaml").write_text(capabilities, "utf-8")
+        codes = [code for code, _file in found(root)]
+        assert codes in (["schema"], ["unknown-key"]), codes
+    root = config_set(write_files, agents)
+    (root / "capabilities.yaml").write_text(capabilities, "utf-8")
+    assert found(root) == [("empty-keyword", "capabilities.yaml")]

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from engine.errors import UsageError
-from engine.evaluation.corpus import MAX_ISSUES, MAX_LINE, CorpusReader
+from engine.evaluation.corpus import MAX_ISSUES, MAX_LINE, CorpusReader, corpus_issues
 
 AGENTS = ("concierge", "fraud_agent", "claims")
 
@@ -110,6 +110,21 @@ def test_issues_are_capped_but_counted(tmp_path: Path) -> None:
     reader = CorpusReader(path, agents=AGENTS, entry="concierge")
     assert list(reader) == []
     assert len(reader.issues) == MAX_ISSUES and reader.bad_rows == MAX_ISSUES * 3
+
+
+def test_corpus_issues_lists_every_bad_row_and_counts_the_rest(tmp_path: Path) -> None:
+    path = tmp_path / "c.csv"
+    path.write_bytes(b"text,agent\n" + b"x,nobody\n" * (MAX_ISSUES + 5))
+    issues = corpus_issues(path, agents=AGENTS, entry="concierge")
+    assert [i.code for i in issues] == ["corpus-unknown-agent"] * MAX_ISSUES + ["corpus-more"]
+    assert issues[0].line == 2 and "5 more bad row(s)" in issues[-1].message
+
+
+def test_without_agents_only_the_rows_shape_is_checked(tmp_path: Path) -> None:
+    path = tmp_path / "c.jsonl"
+    path.write_bytes(b'{"text": "hi", "agent": "anyone", "from": "someone"}\n{"text": ""}\n')
+    assert [(i.line, i.code) for i in corpus_issues(path, agents=None)] == [
+        (2, "corpus-columns")]
 
 
 def test_a_missing_corpus_is_a_usage_error(tmp_path: Path) -> None:
