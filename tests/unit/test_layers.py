@@ -24,6 +24,7 @@ LAYERS = [
 RANK = {package: rank for rank, packages in enumerate(LAYERS) for package in packages}
 KNOWN = {
     ("config", "routing"): "compiling a snapshot's routing tables still lives in config",
+    ("config", "evaluation"): "check_paths reads the corpora it is given with the corpus reader",
     ("runtime", "observability"): "Engine.metrics() builds the Prometheus observer on demand",
 }
 ROOT = Path(engine.__file__).parent
