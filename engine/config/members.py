@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -24,7 +23,7 @@ from engine.config.parse import MAX_ALIAS_NODES, MAX_DEPTH, parse_text, position
 from engine.config.positions import Document, PathKey, Position, json_path
 from engine.config.read import Source, read_source
 from engine.config.schemas import SCHEMA_BY_KIND
-from engine.config.signature import RACY_S, signatures, stat_key, still
+from engine.config.signature import settled, signatures, stat_key, still
 from engine.config.validate import validate_document
 from engine.issues import Issue
 
@@ -209,7 +208,7 @@ class MemberCache:
             return member
 
     def seen(self, where: tuple[object, ...], stat: tuple[int, ...] | None, member: Member) -> None:
-        if stat is not None and max(stat[3], stat[4]) < (time.time() - RACY_S) * 1e9:
+        if stat is not None and settled(stat):
             with self.lock:
                 self.stats[where] = (stat, member)
 

@@ -16,6 +16,12 @@ RACY_S = 2.0
 granularity without its stat changing: such a file is always read again (git's racy rule)."""
 
 
+def settled(stat: tuple[int, ...]) -> bool:
+    """Whether a file with this `stat_key` was last written (or had its inode changed) more
+    than `RACY_S` ago, so its stat alone tells whether it changed."""
+    return max(stat[3], stat[4]) < (time.time() - RACY_S) * 1e9
+
+
 def stat_key(path: Any) -> tuple[int, ...] | None:
     """What changes whenever a file is written or replaced: device, inode, size, times."""
     try:
@@ -43,7 +49,7 @@ def signature(path: str) -> object:
     except OSError:
         return None
     stat = stat_key(path)
-    if stat is None or max(stat[3], stat[4]) < (time.time() - RACY_S) * 1e9:
+    if stat is None or settled(stat):
         return stat
     digest = _digest(path)
     return None if digest is None else (stat, digest)

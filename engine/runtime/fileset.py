@@ -20,7 +20,7 @@ from typing import Generic, TypeVar
 from engine.config.loader import set_members
 from engine.config.members import MemberCache
 from engine.config.read import DEFAULT_MAX_BYTES, read_bytes
-from engine.config.signature import RACY_S, key_of
+from engine.config.signature import key_of, settled
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +152,6 @@ def look(
     """
     names = [os.fspath(member) for member in set_members(path, max_bytes=max_bytes, cache=cache)]
     known = digests if digests is not None else {}
-    settled = (time.time() - RACY_S) * 1e9
     keys, linked = _keys(names)
     contents = []
     for n, (name, key) in enumerate(zip(names, keys, strict=True)):
@@ -162,7 +161,7 @@ def look(
             contents.append(seen[1])
             continue
         digest = _digest(name, key, max_bytes)
-        if digests is not None and max(key[3], key[4]) < settled:
+        if digests is not None and settled(key):
             digests[name] = (key, digest)
         contents.append(digest)
     if digests is not None:
