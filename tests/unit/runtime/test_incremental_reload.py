@@ -5,29 +5,28 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import os
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from engine.config import signature
 from engine.config.loader import load_config
 from engine.config.members import MemberCache
-from engine.config.signature import RACY_S
 from engine.errors import ConfigError
 from engine.runtime.reload import Reloader
 
 
-def _age(folder: Path) -> None:
-    """Date every file of the set back past the racy window, as an older set would be."""
-    past = time.time() - 10 * RACY_S
-    for path in folder.rglob("*"):
-        os.utime(path, (past, past))
+def _settle(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every file counts as written long ago, so its stat alone tells a change, as in an older
+    set (a fresh copy's ctime is now, and no call can set a ctime back)."""
+    monkeypatch.setattr(signature, "RACY_S", -3600.0)
 
 
-def test_a_one_file_edit_rebuilds_that_file_only(config_folder: Any) -> None:
-    _age(config_folder.path)
+def test_a_one_file_edit_rebuilds_that_file_only(
+    config_folder: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _settle(monkeypatch)
     reloader = Reloader(config_folder.path)
     before = reloader.current.agents
     path = config_folder.path / "agents" / "concierge.yaml"
@@ -106,9 +105,11 @@ def _cold(folder: Path) -> tuple[str, tuple[str, ...]]:
     [("concierge", ", claims]", "]"), ("fraud_agent", "claims, ", "")],  # claims unreachable
     [("concierge", "peers: [fraud_agent", "peers: [fraud_agnt")],  # then fixed below
 ])
-def test_reloads_report_what_a_cold_load_reports(config_folder: Any, edits: Any) -> None:
+def test_reloads_report_what_a_cold_load_reports(
+    config_folder: Any, edits: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Link and topology results kept between builds never go stale."""
-    _age(config_folder.path)
+    _settle(monkeypatch)
     reloader = Reloader(config_folder.path)
     for name, old, new in [*edits, *[(n, b, a) for n, a, b in reversed(edits)]]:
         _edit(config_folder.path, name, old, new)
@@ -133,8 +134,10 @@ def test_an_unchanged_agents_link_results_are_reused(config_folder: Any) -> None
     assert len(found[0]) == 1 and found[1][0] is found[0][0]
 
 
-def test_an_agent_edit_keeps_the_rules_and_their_compiled_tables(config_folder: Any) -> None:
-    _age(config_folder.path)
+def test_an_agent_edit_keeps_the_rules_and_their_compiled_tables(
+    config_folder: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _settle(monkeypatch)
     reloader = Reloader(config_folder.path)
     before = reloader.current
     _edit(config_folder.path, "concierge", "description:", "description: Edited.")
@@ -150,8 +153,10 @@ def test_an_agent_edit_keeps_the_rules_and_their_compiled_tables(config_folder: 
     assert after.tables == cold.tables
 
 
-def test_a_routing_edit_compiles_the_rules_again(config_folder: Any) -> None:
-    _age(config_folder.path)
+def test_a_routing_edit_compiles_the_rules_again(
+    config_folder: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _settle(monkeypatch)
     reloader = Reloader(config_folder.path)
     config_folder.write_routing("investment_advisor")
     assert reloader.reload().outcome == "applied"
@@ -161,11 +166,11 @@ def test_a_routing_edit_compiles_the_rules_again(config_folder: Any) -> None:
 
 
 def test_a_root_file_that_no_longer_loads_is_not_read_from_an_old_listing(
-    config_folder: Any,
+    config_folder: Any, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The look before a build lists the set again; a root it cannot use leaves no listing
     behind for the build to trust."""
-    _age(config_folder.path)
+    _settle(monkeypatch)
     reloader = Reloader(config_folder.path)
     root = config_folder.path / "engine.yaml"
     good = root.read_text("utf-8")
