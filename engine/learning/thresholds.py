@@ -70,17 +70,20 @@ def _temperature(learned: Snapshot, rows: Sequence[Row]) -> float:
     index = learned.example_index
     if index is None:
         return thresholds_of(learned).temperature
-    position = {name: n for n, name in enumerate(index.agent_names)}
+    groups_of: dict[str, list[int]] = {}  # each agent with examples -> its groups
+    for group, agent in enumerate(index.group_agents):
+        groups_of.setdefault(index.agent_names[agent], []).append(group)
     scored: list[tuple[list[float], tuple[int, ...]]] = []
     for row in rows:
-        agent = position.get(row.agent)
-        found = None if agent is None else index.probabilities(index.normalizer.tokens(row.text))
-        if found is None or agent not in found.agents:
+        mine = groups_of.get(row.agent)
+        if mine is None:
+            continue
+        found = index.probabilities(index.normalizer.tokens(row.text))
+        if found is None:
             continue
         groups = found.groups
         top = max(groups)
-        scored.append(([value - top for value in groups],
-                       tuple(g for g, a in enumerate(index.group_agents) if a == agent)))
+        scored.append(([value - top for value in groups], tuple(mine)))
         if len(scored) == LOG_LOSS_ROWS:
             break
     if not scored:

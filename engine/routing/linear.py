@@ -30,7 +30,7 @@ MAX_CLASSES = 256
 """Example groups one model can hold (a term's integer grows by 8 bytes per class)."""
 MAX_QUERY_WORDS = 1024
 """Words of one request that are scored (the rest are not looked at): enough for any turn,
-and few enough that a sum of fields never nears `_FIELD`."""
+and few enough that a sum of fields never nears `_SIGN`."""
 _SIGN = 1 << 63
 """A field's top bit. Adding it to every field of a request's sum makes each field
 non-negative, so no field borrows from the next (a sum stays far below 2**62 in magnitude);
