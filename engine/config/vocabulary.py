@@ -17,7 +17,6 @@ from engine.config.snapshot import Snapshot
 from engine.config.topology import handoff_edges
 from engine.issues import Issue
 from engine.routing.index import KeywordIndex
-from engine.routing.ranking import Ranking
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +98,7 @@ def _taken(
     if not matched:
         return None
     winners = []
-    for position in Ranking(index.score(matched)):
+    for position in index.ranking(matched):
         name = index.agent_names[position]
         settled = unsettled & into.get(name, set())
         if not settled:

@@ -26,7 +26,6 @@ from engine.routing.decision import (
 )
 from engine.routing.evidence import ExampleMatch
 from engine.routing.policy import Hop
-from engine.routing.ranking import Ranking
 from engine.routing.tables import AgentPolicy
 
 if TYPE_CHECKING:
@@ -182,8 +181,8 @@ class Router:
         matched = text.capabilities
         if not matched:
             return None
-        scores = self._index.score(matched)
-        ranking = Ranking(scores)
+        ranking = self._index.ranking(matched)
+        scores = ranking.scores
         names = self._index.agent_names
         winner: str | None = None
         outranked: Sequence[int] = ()

@@ -47,4 +47,6 @@ def test_one_phrase_can_signal_two_capabilities() -> None:
 def test_scores_count_distinct_capabilities_per_agent_position() -> None:
     index = _index()
     assert index.agent_names == ("a", "b")
-    assert index.score(["cards", "health"]) == {0: 1, 1: 2}
+    ranking = index.ranking(["cards", "health", "unknown"])
+    assert ranking.all() == [1, 0]
+    assert ranking.scores == {0: 1, 1: 2}
