@@ -20,7 +20,7 @@ from typing import Any
 
 from engine.config.models import AgentSpec, CapabilitySpec, ExamplesSpec
 from engine.routing.features import example_terms
-from engine.routing.linear import MAX_CLASSES, LinearModel, fit_model, softmax
+from engine.routing.linear import MAX_CLASSES, LinearModel, Scores, fit_model, softmax
 from engine.routing.normalize import Normalizer
 from engine.routing.stopwords import stop_words
 
@@ -47,15 +47,21 @@ class Probabilities:
     norm and the groups' raw scores (in the model's units: see `groups`). Per-agent
     probabilities are summed on first read: a route needs only the two most probable."""
 
-    __slots__ = ("_agents", "_exact", "_index", "_shares", "informative", "norm", "raw", "unit")
+    __slots__ = ("_agents", "_exact", "_index", "_scores", "_shares", "informative", "norm",
+                 "unit")
 
     def __init__(self, index: ExampleIndex, shares: Any, exact: int | None, *,
-                 informative: bool, norm: float, raw: Any) -> None:
-        """`shares` and `raw`: float64 numpy arrays, one value per group."""
-        self._index, self._shares, self._exact = index, shares, exact
+                 informative: bool, scores: Scores) -> None:
+        """`shares`: a float64 numpy array, one value per group."""
+        self._index, self._shares, self._exact, self._scores = index, shares, exact, scores
         self._agents: dict[int, float] | None = None
-        self.informative, self.norm, self.raw = informative, norm, raw
+        self.informative, self.norm = informative, scores.norm
         self.unit = index.model.unit
+
+    @property
+    def raw(self) -> Any:
+        """The groups' raw scores (a float64 numpy array, in the model's units)."""
+        return self._scores.values
 
     @property
     def agents(self) -> dict[int, float]:
@@ -119,8 +125,15 @@ class ExampleIndex:
     a request that is one of an agent's examples is that agent's, with probability 1."""
     one_group_each: bool = False
     """Every agent has one group: its probability is its group's."""
+    offsets: Any = field(default=None, init=False, compare=False, repr=False)
+    """The bias's share of every group's softmax input (the model's bias over its unit and the
+    temperature: the same for every request, so computed once)."""
     _built: dict[str, tuple[Example, ...]] = field(default_factory=dict, compare=False,
                                                    repr=False)
+
+    def __post_init__(self) -> None:
+        offsets = self.model.biases * (1.0 / (self.model.unit * self.temperature))
+        object.__setattr__(self, "offsets", offsets)
 
     @property
     def examples(self) -> tuple[Example, ...]:
@@ -152,12 +165,12 @@ class ExampleIndex:
         scores = self.model.scores(tokens)
         if scores is None:
             return None
+        # the softmax of `values * scale`, with values = fields + biases * norm
         scale = 1.0 / (self.model.unit * scores.norm * self.temperature)
-        shares = softmax(scores.values, scale)
+        shares = softmax(scores.fields, scale, self.offsets)
         exact = self.exact.get(tuple(tokens)) if self.exact else None
         return Probabilities(self, shares, exact,
-                             informative=scores.informative or exact is not None,
-                             norm=scores.norm, raw=scores.values)
+                             informative=scores.informative or exact is not None, scores=scores)
 
     def group_scores(self, tokens: Sequence[str]) -> tuple[float, ...]:
         """Each group's raw score for the request (all 0 when no term is known)."""

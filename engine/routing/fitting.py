@@ -6,8 +6,7 @@ Weights are 64-bit fixed-point integers in one numpy matrix (a row per term, a c
 class): scoring an example sums its terms' rows, an update moves two columns of them. Integer
 sums do not depend on their order and every float step is elementwise (no reductions), and the
 example order comes from a seeded shuffle: the same examples give the same weights on every
-machine. The result packs each term's row into ONE integer holding all classes (the compiled
-form a router scores with is `engine.routing.linear`'s). Pure.
+machine. The compiled form a router scores with is `engine.routing.linear`'s. Pure.
 """
 
 from __future__ import annotations
@@ -20,7 +19,6 @@ from typing import Any
 
 SCALE = 1 << 30
 """Fixed-point units per 1.0 of a term's weighted contribution."""
-BITS = 64
 EPOCHS = 6
 AVERAGE_FROM = 2
 """Weights are averaged over snapshots taken from this epoch on..."""
@@ -45,18 +43,18 @@ class Example:
 
 @dataclass(frozen=True, slots=True)
 class Weights:
-    """The averaged model: per term a signed packed integer whose field `c` is `unit` times
+    """The averaged model: an int64 numpy matrix, a row per term, whose cell `c` is `unit` times
     the term's weight times its weight for class `c` (its contribution to `norm * score_c`),
     and per class the bias in the same units."""
 
-    terms: tuple[int, ...]
+    terms: Any
     bias: tuple[int, ...]
     unit: int
 
 
 def fit(examples: Sequence[Example], *, terms: int, classes: int) -> Weights:
     """The averaged passive-aggressive weights of `classes` classes over `terms` terms."""
-    import numpy as np  # only fitting needs it: routing scores the packed integers
+    import numpy as np  # imported by the sets that have examples, when they compile
 
     fields = np.zeros((terms, classes), dtype=np.int64)
     bias = np.zeros(classes, dtype=np.int64)
@@ -76,7 +74,7 @@ def fit(examples: Sequence[Example], *, terms: int, classes: int) -> Weights:
                 taken += 1
     if not taken:  # too few examples to reach a snapshot: the last weights
         summed, summed_bias, taken = fields, bias, 1
-    return Weights(_packed(summed), tuple(int(b) for b in summed_bias), SCALE * taken)
+    return Weights(summed, tuple(int(b) for b in summed_bias), SCALE * taken)
 
 
 def _update(terms: Any, gains: Any, norm: float, label: int, fields: Any, bias: Any) -> None:
@@ -95,20 +93,3 @@ def _update(terms: Any, gains: Any, norm: float, label: int, fields: Any, bias: 
     moved_bias = round(step * SCALE)
     bias[label] += moved_bias
     bias[rival] -= moved_bias
-
-
-def _packed(matrix: Any) -> tuple[int, ...]:
-    """Each row of signed 64-bit fields as one integer: sum of field c << (BITS * c). The
-    row's bytes read as an unsigned integer hold each negative field plus 2**64, i.e. one more
-    in the next field up: those carries are taken away again."""
-    import numpy as np
-
-    rows, classes = matrix.shape
-    carries = np.zeros((rows, classes + 1), dtype="<u8")
-    carries[:, 1:] = matrix < 0
-    data, borrowed = matrix.astype("<i8").tobytes(), carries.tobytes()
-    width = classes * 8
-    return tuple(
-        int.from_bytes(data[r * width:(r + 1) * width], "little")
-        - int.from_bytes(borrowed[r * (width + 8):(r + 1) * (width + 8)], "little")
-        for r in range(rows))

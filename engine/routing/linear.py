@@ -1,9 +1,10 @@
-"""The examples layer's compiled linear model: per known word ONE signed packed integer holding
-its contributions to every class (its own and its n-grams'), per known pair of words another,
-and per class a bias. Scoring a request is one integer addition per word and per pair, then a
-few numpy operations over the classes' fields: O(the request's terms + classes), never a walk
-over the examples, and the per-class part runs in C (a Python loop over 150 classes cost a
-route three times what the words did).
+"""The examples layer's compiled linear model: one int64 matrix with a row per term (a word,
+with its character n-grams folded in; a pair of words; an n-gram, for words no example holds)
+and a column per class, each cell that term's contribution to the class's score, and per class
+a bias. Scoring a request is one dictionary lookup per word and pair, collecting the rows they
+name, then a few numpy operations: the rows summed, and the softmax over the classes. It costs
+O(the request's terms + classes), never a walk over the examples, and everything per class runs
+in C.
 
 Built by `fit_model` from token lists and class numbers, once per distinct input: kept in
 memory (a reload that leaves the examples alone does not fit again) and on disk (a new process
@@ -14,42 +15,42 @@ from __future__ import annotations
 
 import contextlib
 import math
-import struct
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import pairwise
 from typing import Any
 
 from engine.routing import features, fitting, model_store
 from engine.routing.features import NGRAM, Vocabulary, build_vocabulary, ngrams
-from engine.routing.fitting import BITS, SCALE, Example, Weights, fit
+from engine.routing.fitting import SCALE, Example, Weights, fit
 
 MAX_CLASSES = 256
-"""Example groups one model can hold (a term's integer grows by 8 bytes per class)."""
+"""Example groups one model can hold (a term's row grows by 8 bytes per class)."""
 MAX_QUERY_WORDS = 1024
 """Words of one request that are scored (the rest are not looked at): enough for any turn,
-and few enough that a sum of fields never nears `_SIGN`."""
-_SIGN = 1 << 63
-"""A field's top bit. Adding it to every field of a request's sum makes each field
-non-negative, so no field borrows from the next (a sum stays far below 2**62 in magnitude);
-flipping it again leaves each field in two's complement, so the fields unpack signed, exact
-and in one C call."""
+and few enough that a sum of rows stays far below the int64 range."""
 
 Entry = tuple[float, int]
-"""(squared weight in a request's norm, packed contributions to every class)."""
+"""(squared weight in a request's norm, the term's row). A term whose contributions are all
+zero names its row as `-1 - row`: it still counts in the norm, not in the sum."""
 
 
-@dataclass(frozen=True, slots=True)
 class Scores:
-    """One request's raw class scores (`norm * score` in `unit`s per 1.0) and what it held:
-    its norm, and whether any of its words is known and not a stop word."""
+    """One request's raw class scores: the summed rows (`fields`, int64, in `unit`s), its
+    norm, and whether any of its words is known and not a stop word. `values`, the scores with
+    the bias (`norm * score` in `unit`s per 1.0), is computed when read: routing works from
+    the fields."""
 
-    values: Any
-    """A float64 numpy array, one value per class."""
-    norm: float
-    informative: bool
+    __slots__ = ("_biases", "fields", "informative", "norm")
+
+    def __init__(self, fields: Any, norm: float, informative: bool, biases: Any) -> None:
+        self.fields, self.norm, self.informative, self._biases = fields, norm, informative, biases
+
+    @property
+    def values(self) -> Any:
+        """A float64 numpy array, one value per class."""
+        return self.fields + self._biases * self.norm
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,51 +66,64 @@ class LinearModel:
     stop_words: frozenset[str]
     vocabulary: Vocabulary
     classes: int
+    rows: bytes
+    """The matrix's cells, little-endian int64, row after row (immutable, and equal for equal
+    models; `matrix` reads it without a copy)."""
+    matrix: Any = field(default=None, compare=False, repr=False)
     biases: Any = field(default=None, compare=False, repr=False)
-    """`bias` as a numpy array (filled in on construction)."""
+    """`rows` as a (terms, classes) numpy array and `bias` as one (filled in on construction)."""
 
     def __post_init__(self) -> None:
         import numpy as np  # imported by the sets that have examples, when they compile
 
+        matrix = np.frombuffer(self.rows, dtype="<i8").reshape(-1, self.classes)
+        object.__setattr__(self, "matrix", matrix)
         object.__setattr__(self, "biases", np.array(self.bias, dtype=np.float64))
 
     def scores(self, tokens: Sequence[str]) -> Scores | None:
         """Every class's score for `tokens`, in `unit`s: None when no term of theirs is known."""
-        words, total, squared, known, informative = self.words, 0, 0.0, False, False
-        stop = self.stop_words
+        words, stop, pairs = self.words, self.stop_words, self.pairs
         tokens = tokens[:MAX_QUERY_WORDS]
-        distinct = dict.fromkeys(tokens)
-        for word in distinct:
+        rows: list[int] = []
+        squared, informative = 0.0, False
+        for word in dict.fromkeys(tokens):
             entry = words.get(word)
             if entry is None:
-                entry = self._unknown(word)
-            elif not informative and word not in stop:
+                entry_squared, found = self._unknown(word)
+                squared += entry_squared
+                rows += found
+                continue
+            if not informative and word not in stop:
                 informative = True
             squared += entry[0]
-            if entry[1]:
-                total += entry[1]
-                known = True
-        for first, second in dict.fromkeys(pairwise(tokens)):
-            following = self.pairs.get(first)
-            entry = following.get(second) if following is not None else None
-            if entry is not None:
+            if entry[1] >= 0:
+                rows.append(entry[1])
+        known = bool(rows)
+        paired: list[int] = []  # a pair said twice counts once, as a word does
+        following: Mapping[str, Entry] | None = None
+        for word in tokens:
+            entry = following.get(word) if following is not None else None
+            if entry is not None and entry[1] not in paired:
+                paired.append(entry[1])
                 squared += entry[0]
-                total += entry[1]
                 known = True
+            following = pairs.get(word)
         if not known:
             return None
-        norm = math.sqrt(squared)
-        return Scores(_field_array(total, self.classes) + self.biases * norm, norm, informative)
+        rows += [row for row in paired if row >= 0]
+        return Scores(self.matrix.take(rows, axis=0).sum(axis=0), math.sqrt(squared),
+                      informative, self.biases)
 
-    def _unknown(self, word: str) -> Entry:
-        """A word no example holds: its weight in the norm, and what its known n-grams say."""
-        squared, packed = self.unseen, 0
+    def _unknown(self, word: str) -> tuple[float, list[int]]:
+        """A word no example holds: its weight in the norm, and the rows of its known n-grams."""
+        squared, rows = self.unseen, []
         for gram in ngrams(word):
             entry = self.ngram_entries.get(gram)
             if entry is not None:
                 squared += entry[0]
-                packed += entry[1]
-        return squared, packed
+                if entry[1] >= 0:
+                    rows.append(entry[1])
+        return squared, rows
 
     def with_unseen(self, unseen: float) -> LinearModel:
         """This model with an unknown word adding `unseen` to a request's squared norm (the
@@ -121,46 +135,29 @@ class LinearModel:
     def contributions(self, term: str) -> tuple[float, ...]:
         """What a word or pair adds to each class's `norm * score` (in 1.0s), for explanations."""
         first, _, second = term.partition(" ")
-        entry = self.pairs.get(first, {}).get(second) if second else (
-            self.words.get(term) or self._unknown(term))
-        if not entry or not entry[1]:
+        if second:
+            entry = self.pairs.get(first, {}).get(second)
+            rows = [entry[1]] if entry is not None and entry[1] >= 0 else []
+        else:
+            entry = self.words.get(term)
+            rows = (([entry[1]] if entry[1] >= 0 else []) if entry is not None
+                    else self._unknown(term)[1])
+        if not rows:
             return (0.0,) * self.classes
-        return tuple(field / self.unit for field in _fields(entry[1], self.classes))
+        return tuple((self.matrix.take(rows, axis=0).sum(axis=0) / self.unit).tolist())
 
 
-def softmax(values: Any, scale: float) -> Any:
-    """The softmax of `values * scale` (numpy arrays in and out)."""
+def softmax(fields: Any, scale: float, offsets: Any) -> Any:
+    """The softmax of `fields * scale + offsets` (numpy arrays in and out; one new array,
+    worked on in place)."""
     import numpy as np  # already loaded by the model (see `LinearModel.__post_init__`)
 
-    shares = np.exp((values - values.max()) * scale)
+    shares = fields * scale
+    shares += offsets
+    shares -= shares.max()
+    np.exp(shares, out=shares)
     shares *= 1.0 / shares.sum()
     return shares
-
-
-_SIGNS: dict[int, int] = {}
-
-
-def _signed_bytes(packed: int, classes: int) -> bytes:
-    """The fields of a packed sum of `classes` classes as little-endian signed 64-bit
-    integers (see `_SIGN`)."""
-    signs = _SIGNS.get(classes)
-    if signs is None:
-        signs = _SIGNS[classes] = sum(_SIGN << (BITS * c) for c in range(classes))
-    return ((packed + signs) ^ signs).to_bytes(classes * 8, "little")
-
-
-def _fields(packed: int, classes: int) -> tuple[int, ...]:
-    """The signed fields of a packed sum, as Python integers."""
-    fields: tuple[int, ...] = struct.unpack(f"<{classes}q", _signed_bytes(packed, classes))
-    return fields
-
-
-def _field_array(packed: int, classes: int) -> Any:
-    """The signed fields of a packed sum, as an int64 numpy array (scoring a route: one
-    array operation per step, whatever the number of classes)."""
-    import numpy as np
-
-    return np.frombuffer(_signed_bytes(packed, classes), dtype="<i8")
 
 
 def _examples(documents: Sequence[set[str]], labels: Sequence[int], vocabulary: Vocabulary,
@@ -178,26 +175,50 @@ def _compile(
     fitted: Weights, names: Sequence[str], vocabulary: Vocabulary, stop_words: frozenset[str],
     classes: int,
 ) -> LinearModel:
-    weights = vocabulary.weights
-    packed = dict(zip(names, fitted.terms, strict=True))
-    grams = {t: (weights[t] ** 2, packed[t]) for t in names if t[0] == NGRAM}
+    """The routing form of fitted weights (row `n` is the term `names[n]`): a word's row gains
+    its n-grams' rows, so a word scores with them in one lookup, and every term's entry names
+    its row (see `Entry`)."""
+    weights, matrix = vocabulary.weights, fitted.terms
+    number = {term: n for n, term in enumerate(names)}
+    kinds: dict[int, tuple[str, float]] = {}  # row -> (kind, squared weight)
+    into: list[int] = []
+    taken: list[int] = []
+    for n, term in enumerate(names):
+        squared = weights[term] ** 2
+        if term[0] != NGRAM and " " not in term and term not in vocabulary.common:
+            for gram in ngrams(term):
+                g = number.get(gram)
+                if g is not None:
+                    squared += weights[gram] ** 2
+                    into.append(n)
+                    taken.append(g)
+        kinds[n] = (term, squared)
+    _fold(matrix, into, taken)
+    live = matrix.any(axis=1).tolist()
     words: dict[str, Entry] = {}
     pairs: dict[str, dict[str, Entry]] = {}
-    for term in names:
-        if term[0] == NGRAM:
-            continue
+    grams: dict[str, Entry] = {}
+    for n, (term, squared) in kinds.items():
+        entry = (squared, n if live[n] else -1 - n)
         first, _, second = term.partition(" ")
-        if second:
-            pairs.setdefault(first, {})[second] = (weights[term] ** 2, packed[term])
-            continue
-        squared, total = weights[term] ** 2, packed[term]
-        for gram in ngrams(term) if term not in vocabulary.common else ():
-            entry = grams.get(gram)
-            if entry is not None:
-                squared, total = squared + entry[0], total + entry[1]
-        words[term] = (squared, total)
+        if term[0] == NGRAM:
+            grams[term] = entry
+        elif second:
+            pairs.setdefault(first, {})[second] = entry
+        else:
+            words[term] = entry
     return LinearModel(words, pairs, grams, tuple(float(b) for b in fitted.bias),
-                       float(fitted.unit), vocabulary.unseen, stop_words, vocabulary, classes)
+                       float(fitted.unit), vocabulary.unseen, stop_words, vocabulary, classes,
+                       matrix.astype("<i8", copy=False).tobytes())
+
+
+def _fold(matrix: Any, into: list[int], taken: list[int], chunk: int = 4096) -> None:
+    """Add row `taken[i]` to row `into[i]` for every `i`, in place (n-gram rows into word
+    rows: the rows read are never written), a chunk at a time to bound the copy."""
+    import numpy as np
+
+    for start in range(0, len(into), chunk):
+        np.add.at(matrix, into[start:start + chunk], matrix[taken[start:start + chunk]])
 
 
 def fit_model(
@@ -212,7 +233,7 @@ def fit_model(
     return fitted.with_unseen(features.unseen_weight(len(token_lists), unknown_weight))
 
 
-ALGORITHM = ("linear model 1", features.NGRAM_SIZES, features.NGRAM_WEIGHT,
+ALGORITHM = ("linear model 2", features.NGRAM_SIZES, features.NGRAM_WEIGHT,
              features.LONGEST_WORD, features.COMMON_SHARE, fitting.EPOCHS, fitting.AVERAGE_FROM,
              fitting.SNAPSHOTS, fitting.AGGRESSIVENESS, fitting.SEED, fitting.SCALE)
 """What a kept model was fitted with besides its examples: a change here fits anew."""
@@ -237,14 +258,15 @@ def _plain(model: LinearModel) -> tuple[Any, ...]:
     return (dict(model.words), {first: dict(rest) for first, rest in model.pairs.items()},
             dict(model.ngram_entries), model.bias, model.unit, model.unseen,
             tuple(sorted(model.stop_words)), dict(vocabulary.weights),
-            tuple(sorted(vocabulary.common)), vocabulary.unseen, model.classes)
+            tuple(sorted(vocabulary.common)), vocabulary.unseen, model.classes, model.rows)
 
 
 def _from_plain(data: tuple[Any, ...]) -> LinearModel:
-    words, pairs, grams, bias, unit, unseen, stop, weights, common, unseen_words, classes = data
+    (words, pairs, grams, bias, unit, unseen, stop, weights, common, unseen_words, classes,
+     rows) = data
     vocabulary = Vocabulary(weights, frozenset(common), unseen_words)
     return LinearModel(words, pairs, grams, tuple(bias), unit, unseen, frozenset(stop),
-                       vocabulary, classes)
+                       vocabulary, classes, rows)
 
 
 def _fit(token_lists: Sequence[Sequence[str]], labels: Sequence[int], classes: int,

@@ -1,4 +1,4 @@
-"""The examples layer's linear model: packed scores equal the weights they are packed from, the
+"""The examples layer's linear model: scores equal the sum of the weights of their terms, the
 same examples give the same model, a reload does not fit again, misheard words still count,
 and stop words alone never make a request informative."""
 
@@ -76,7 +76,7 @@ WORDS = [*sorted({w for texts in TEXTS.values() for t in texts for w in NORMALIZ
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.sampled_from(WORDS), min_size=1, max_size=12))
-def test_packed_scores_equal_the_sum_of_each_terms_weights(words: list[str]) -> None:
+def test_scores_equal_the_sum_of_each_terms_weights(words: list[str]) -> None:
     found = model()
     scores = found.scores(words)
     if scores is None:
