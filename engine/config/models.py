@@ -231,7 +231,8 @@ class ExamplesSpec(Frozen):
     and beat the runner-up's by `margin` (and the sender's by `sender_margin` when the request
     says the sender's own keywords); probabilities are a softmax at `temperature`; an unknown
     word weighs `unknown_words` (a share of the highest idf) in a request's norm; a request
-    with no known word outside `stop_words` stays; `nearest` examples explain a decision."""
+    with no known word outside `stop_words` stays; `nearest` examples explain a decision;
+    `mend_words` joins split words and splits run-together ones (`engine.routing.mend`)."""
 
     min_score: float = 0.5
     margin: float = 0.1
@@ -240,6 +241,7 @@ class ExamplesSpec(Frozen):
     temperature: float = 0.1
     unknown_words: float = 1.0
     stop_words: str | tuple[str, ...] = "english"
+    mend_words: bool = True
     max_false_transfer: float | None = None
     """What `handoff learn` bounds the share of requests that should stay but move by, when
     it chooses the thresholds (None: the most accurate ones)."""

@@ -78,7 +78,7 @@ def _temperature(learned: Snapshot, rows: Sequence[Row]) -> float:
         mine = groups_of.get(row.agent)
         if mine is None:
             continue
-        found = index.probabilities(index.normalizer.tokens(row.text))
+        found = index.probabilities(index.normalizer.tokens(row.text), row.text)
         if found is None:
             continue
         groups = found.groups

@@ -36,9 +36,9 @@ class ExampleMatch:
                  "runner_up", "score", "second")
 
     def __init__(
-        self, index: ExampleIndex, tokens: Sequence[str], found: Probabilities, *, limit: int
+        self, index: ExampleIndex, found: Probabilities, *, limit: int
     ) -> None:
-        self._index, self._tokens, self._found = index, tokens, found
+        self._index, self._tokens, self._found = index, found.tokens, found
         (best, self.score), runner_up = found.leaders()
         names = index.agent_names
         self.agent = names[best]

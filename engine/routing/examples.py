@@ -21,6 +21,7 @@ from typing import Any
 from engine.config.models import AgentSpec, CapabilitySpec, ExamplesSpec
 from engine.routing.features import example_terms
 from engine.routing.linear import MAX_CLASSES, LinearModel, Scores, fit_model, softmax
+from engine.routing.mend import mend
 from engine.routing.normalize import Normalizer
 from engine.routing.stopwords import stop_words
 
@@ -48,14 +49,15 @@ class Probabilities:
     probabilities are summed on first read: a route needs only the two most probable."""
 
     __slots__ = ("_agents", "_exact", "_index", "_scores", "_shares", "informative", "norm",
-                 "unit")
+                 "tokens", "unit")
 
-    def __init__(self, index: ExampleIndex, shares: Any, exact: int | None, *,
-                 informative: bool, scores: Scores) -> None:
-        """`shares`: a float64 numpy array, one value per group."""
+    def __init__(self, index: ExampleIndex, tokens: Sequence[str], shares: Any,
+                 exact: int | None, *, informative: bool, scores: Scores) -> None:
+        """`tokens`: the request's words as scored (mended: see `engine.routing.mend`);
+        `shares`: a float64 numpy array, one value per group."""
         self._index, self._shares, self._exact, self._scores = index, shares, exact, scores
         self._agents: dict[int, float] | None = None
-        self.informative, self.norm = informative, scores.norm
+        self.informative, self.norm, self.tokens = informative, scores.norm, tokens
         self.unit = index.model.unit
 
     @property
@@ -125,6 +127,8 @@ class ExampleIndex:
     a request that is one of an agent's examples is that agent's, with probability 1."""
     one_group_each: bool = False
     """Every agent has one group: its probability is its group's."""
+    mend_words: bool = True
+    """Words no example holds are mended before scoring (see `engine.routing.mend`)."""
     offsets: Any = field(default=None, init=False, compare=False, repr=False)
     """The bias's share of every group's softmax input (the model's bias over its unit and the
     temperature: the same for every request, so computed once)."""
@@ -160,8 +164,15 @@ class ExampleIndex:
             found = self._built.get(f"of {agent}", ())
         return found
 
-    def probabilities(self, tokens: Sequence[str]) -> Probabilities | None:
-        """Each agent's calibrated probability for the request; None when no term is known."""
+    def probabilities(self, tokens: Sequence[str], text: str | None = None
+                      ) -> Probabilities | None:
+        """Each agent's calibrated probability for the request (`tokens`: its normalized words;
+        `text`, when given, lets the words no example holds be mended first: see
+        `engine.routing.mend`); None when no term is known."""
+        if text is not None and self.mend_words:
+            words = self.model.words
+            if not all(map(words.__contains__, tokens)):
+                tokens = mend(text, words, self.normalizer) or tokens
         scores = self.model.scores(tokens)
         if scores is None:
             return None
@@ -169,12 +180,12 @@ class ExampleIndex:
         scale = 1.0 / (self.model.unit * scores.norm * self.temperature)
         shares = softmax(scores.fields, scale, self.offsets)
         exact = self.exact.get(tuple(tokens)) if self.exact else None
-        return Probabilities(self, shares, exact,
+        return Probabilities(self, tokens, shares, exact,
                              informative=scores.informative or exact is not None, scores=scores)
 
-    def group_scores(self, tokens: Sequence[str]) -> tuple[float, ...]:
+    def group_scores(self, text: str) -> tuple[float, ...]:
         """Each group's raw score for the request (all 0 when no term is known)."""
-        found = self.probabilities(tokens)
+        found = self.probabilities(self.normalizer.tokens(text), text)
         return found.groups if found is not None else (0.0,) * len(self.group_agents)
 
     def vector(self, tokens: Sequence[str]) -> Vector:
@@ -217,7 +228,7 @@ def build_example_index(
         return None
     names = tuple(agent.name for agent in agents)
     key = (tuple(declared), names, normalizer.spec, settings.temperature,
-           settings.unknown_words, settings.stop_words)
+           settings.unknown_words, settings.stop_words, settings.mend_words)
     with _LAST_LOCK:
         if _LAST and _LAST[0][0] == key:
             return _LAST[0][1]
@@ -259,6 +270,7 @@ def _build(
         temperature=settings.temperature,
         exact=_exact(tokens, declared, position),
         one_group_each=len({agent for agent, _group in groups}) == len(groups),
+        mend_words=settings.mend_words,
     )
 
 

@@ -134,6 +134,16 @@ class Normalizer:
         self._memo[raw] = words
         return words
 
+    def words(self, text: str) -> Tokens:
+        """The words of `text` as written, each before its own normalization (see `word`)."""
+        return self._split(text)
+
+    def word(self, raw: str) -> tuple[str, ...]:
+        """One written word normalized on its own: contractions, fillers and stemming (no
+        stutters or filler phrases, which need the words around it)."""
+        words = self._memo.get(raw)
+        return self._word(raw) if words is None else words
+
     def tokens(self, text: str) -> Tokens:
         """The normalized words of `text`, in order."""
         memo, word = self._memo.get, self._word

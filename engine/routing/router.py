@@ -120,7 +120,7 @@ class Router:
             decision = self._keywords(request, sender, history, text, candidates)
         match, kept = None, ""
         if decision is None and self._examples is not None:
-            match = self._nearest(text.tokens)
+            match = self._nearest(text)
             if match is not None:
                 kept = self._kept(sender, text, match)
                 decision = self._by_examples(
@@ -203,14 +203,14 @@ class Router:
                       candidates=every, keywords=tuple(dict.fromkeys(flat)),
                       capabilities=tuple(matched))
 
-    def _nearest(self, tokens: list[str]) -> ExampleMatch | None:
+    def _nearest(self, text: TextView) -> ExampleMatch | None:
         """Every agent's probability by the examples, the most probable two first."""
         index = self._examples
         assert index is not None
-        found = index.probabilities(tokens)
+        found = index.probabilities(text.tokens, text.text)
         if found is None:
             return None
-        return ExampleMatch(index, tokens, found, limit=self._tables.examples.nearest)
+        return ExampleMatch(index, found, limit=self._tables.examples.nearest)
 
     def _by_examples(
         self,

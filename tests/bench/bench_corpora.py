@@ -217,7 +217,7 @@ def _seen(snapshot: Snapshot, val: Pairs, oos: Pairs, label_of: Callable[[str], 
     names = index.agent_names
 
     def top(text: str) -> tuple[float, str]:
-        found = index.probabilities(index.normalizer.tokens(text))
+        found = index.probabilities(index.normalizer.tokens(text), text)
         if found is None or not found.informative:
             return 0.0, ENTRY
         best = max(found.agents, key=found.agents.__getitem__)

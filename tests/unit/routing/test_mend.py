@@ -1,0 +1,74 @@
+"""Mending recognition slips against the examples' vocabulary: split words are joined, run-on
+words split, only when the result is known; known words and unmendable ones pass untouched;
+the router scores and explains the mended words, and `examples.mend_words: false` turns it off."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.config.models import (
+    AgentSpec,
+    ConfigSet,
+    EngineSpec,
+    ExamplesSpec,
+    NormalizationSpec,
+)
+from engine.config.snapshot import compile_snapshot
+from engine.routing import Router, RouteRequest
+from engine.routing.mend import mend
+from engine.routing.normalize import Normalizer
+
+NORMALIZER = Normalizer(NormalizationSpec())
+KNOWN = {t for text in ("my card", "transfer money", "paid twice", "the account", "a charge")
+         for t in NORMALIZER.tokens(text)}
+
+
+def mended(text: str) -> list[str] | None:
+    return mend(text, KNOWN, NORMALIZER)
+
+
+def test_a_split_word_is_joined_with_the_next_or_the_one_before() -> None:
+    assert mended("trans fer money") == NORMALIZER.tokens("transfer money")
+    assert mended("money ac count") == NORMALIZER.tokens("money account")
+    # the first half a known word, the second not: joined with the one before
+    assert mended("paid the charg es") == NORMALIZER.tokens("paid the charges")
+
+
+def test_a_run_on_word_is_split_into_two_known_words() -> None:
+    assert mended("mycard paid twice") == NORMALIZER.tokens("my card paid twice")
+
+
+def test_known_and_unmendable_words_are_left_alone() -> None:
+    assert mended("my card") is None  # nothing to mend
+    assert mended("zebra card qq") is None
+
+
+@given(st.lists(st.sampled_from(["my", "card", "transfer", "money", "paid", "twice", "the"]),
+                min_size=1, max_size=8))
+def test_a_request_of_known_words_is_never_changed(words: list[str]) -> None:
+    assert mended(" ".join(words)) is None
+
+
+def _router(*, mend_words: bool) -> Router:
+    agents = {
+        "front": AgentSpec(name="front", peers=("*",), examples=("hello there", "good morning")),
+        "payments": AgentSpec(name="payments", examples=(
+            "I want to transfer money", "make a transfer to my sister", "transfer funds")),
+        "cards": AgentSpec(name="cards", examples=(
+            "my card is blocked", "order a new card", "card not working")),
+    }
+    settings = ExamplesSpec(min_score=0.0, margin=0.0, mend_words=mend_words)
+    config = ConfigSet(engine=EngineSpec(name="t", entry="front", examples=settings),
+                       agents=agents, capabilities={})
+    return Router(compile_snapshot(config, version="t", root="<memory>"))
+
+
+def test_the_router_scores_and_explains_the_mended_words() -> None:
+    request = RouteRequest("front", "i need to trans fer some")
+    decision = _router(mend_words=True).route(request)
+    assert decision.target == "payments"
+    assert decision.examples is not None
+    assert "transfer" in dict(decision.examples.terms)
+    unmended = _router(mend_words=False).route(request)
+    assert unmended.examples is None or "transfer" not in dict(unmended.examples.terms)
