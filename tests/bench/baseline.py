@@ -23,7 +23,9 @@ def rows_of(pairs: Sequence[tuple[str, str]], entry: str) -> list[Row]:
     return [Row(n, text, agent, entry) for n, (text, agent) in enumerate(pairs, 2)]
 
 
-def percentiles(call: Callable[[str], object], texts: Sequence[str], rounds: int) -> str:
+def latency(call: Callable[[str], object], texts: Sequence[str], rounds: int
+            ) -> tuple[float, float]:
+    """p50 and p99 (us) of `call` over `texts`, `rounds` times, after a warm-up."""
     for text in texts[:200]:
         call(text)
     samples = []
@@ -38,8 +40,12 @@ def percentiles(call: Callable[[str], object], texts: Sequence[str], rounds: int
     finally:
         gc.enable()
     samples.sort()
-    p99 = samples[min(len(samples) - 1, int(len(samples) * 0.99))]
-    return f"p50 {statistics.median(samples):7.2f} us  p99 {p99:7.2f} us"
+    return statistics.median(samples), samples[min(len(samples) - 1, int(len(samples) * 0.99))]
+
+
+def percentiles(call: Callable[[str], object], texts: Sequence[str], rounds: int) -> str:
+    p50, p99 = latency(call, texts, rounds)
+    return f"p50 {p50:7.2f} us  p99 {p99:7.2f} us"
 
 
 def tally_router(snapshot: Snapshot, rows: Sequence[Row]) -> Tally:

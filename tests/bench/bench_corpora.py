@@ -43,7 +43,7 @@ from engine.learning.thresholds import UNKNOWN_WORDS as TRIED_UNKNOWN_WORDS
 from engine.routing import Router, RouteRequest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from baseline import percentiles
+from baseline import latency
 from gen_noise import speech
 
 CORPORA = Path(__file__).resolve().parents[3] / "shared" / "corpora"
@@ -169,10 +169,16 @@ def compare(name: str, train: Pairs, test: Pairs, rounds: int) -> None:
     if rounds:
         texts = [text for text, _ in test[:400]]
         plain = engine_set(train, examples=False)
+        p50 = {}
         for label, call in (("examples layer (router)", engine_predict(ours)),
                             ("keyword-only route", engine_predict(plain)),
                             ("bare sparse dot product", dot), ("scikit-learn predict", theirs)):
-            print(f"    route {label:<26} {percentiles(call, texts, rounds)}")
+            p50[label], p99 = latency(call, texts, rounds)
+            print(f"    route {label:<26} p50 {p50[label]:7.2f} us  p99 {p99:7.2f} us")
+        ours_p50 = p50["examples layer (router)"]
+        print(f"    route p50: {ours_p50 / p50['keyword-only route']:.2f}x the keyword-only route "
+              f"(target <= 2x), {ours_p50 / p50['bare sparse dot product']:.2f}x the bare dot "
+              f"product (target <= 1x)")
 
 
 def out_of_scope(name: str, train: Pairs, val: Pairs, oos: Pairs, label_of: Callable[[str], str],
