@@ -13,7 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Container, Sequence
 
+from engine.routing.features import LONGEST_WORD
 from engine.routing.normalize import Normalizer, Tokens
+
+MOST_MENDED = 16
+"""Unknown words one request gets mended: a recognizer slips on a word or two, and a request
+of many unknown words (or a hostile one) is left as written after these. Each costs at most
+two normalizations per cut of a word of at most `LONGEST_WORD` letters."""
 
 
 def mend(text: str, known: Container[str], normalizer: Normalizer) -> Tokens | None:
@@ -23,13 +29,15 @@ def mend(text: str, known: Container[str], normalizer: Normalizer) -> Tokens | N
     written = normalizer.words(text)
     mended: list[str] = []
     changed = False
-    position = 0
+    position = tries = 0
     while position < len(written):
         word = written[position]
         position += 1
-        if all(token in known for token in normalizer.word(word)):
+        if tries == MOST_MENDED or all(token in known for token in normalizer.word(word)):
             mended.append(word)
-        elif position < len(written) and _known(word + written[position], known, normalizer):
+            continue
+        tries += 1
+        if position < len(written) and _known(word + written[position], known, normalizer):
             mended.append(word + written[position])
             position += 1
             changed = True
@@ -44,7 +52,9 @@ def mend(text: str, known: Container[str], normalizer: Normalizer) -> Tokens | N
 
 
 def _known(written: str, known: Container[str], normalizer: Normalizer) -> bool:
-    """Does `written` normalize to exactly one known word?"""
+    """Does `written` normalize to exactly one known word (of at most `LONGEST_WORD`)?"""
+    if len(written) > LONGEST_WORD:
+        return False
     words = normalizer.word(written)
     return len(words) == 1 and words[0] in known
 
@@ -52,6 +62,8 @@ def _known(written: str, known: Container[str], normalizer: Normalizer) -> bool:
 def _split(word: str, known: Container[str], normalizer: Normalizer) -> Sequence[str]:
     """`word` cut where both halves are known words (the shortest first half that is), or
     `word` itself."""
+    if len(word) > 2 * LONGEST_WORD:
+        return [word]
     for cut in range(2, len(word) - 1):
         if _known(word[:cut], known, normalizer) and _known(word[cut:], known, normalizer):
             return [word[:cut], word[cut:]]

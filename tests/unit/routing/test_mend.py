@@ -16,7 +16,8 @@ from engine.config.models import (
 )
 from engine.config.snapshot import compile_snapshot
 from engine.routing import Router, RouteRequest
-from engine.routing.mend import mend
+from engine.routing.features import LONGEST_WORD
+from engine.routing.mend import MOST_MENDED, mend
 from engine.routing.normalize import Normalizer
 
 NORMALIZER = Normalizer(NormalizationSpec())
@@ -72,3 +73,26 @@ def test_the_router_scores_and_explains_the_mended_words() -> None:
     assert "transfer" in dict(decision.examples.terms)
     unmended = _router(mend_words=False).route(request)
     assert unmended.examples is None or "transfer" not in dict(unmended.examples.terms)
+
+
+class _Counting(Normalizer):
+    """A normalizer that counts the words it normalizes one by one."""
+
+    calls = 0
+
+    def word(self, raw: str) -> tuple[str, ...]:
+        type(self).calls += 1
+        return super().word(raw)
+
+
+def test_hostile_requests_cost_a_bounded_number_of_normalizations() -> None:
+    counting = _Counting(NormalizationSpec())
+    long_word = "x" * 60_000
+    many = " ".join(f"zq{n}" for n in range(5_000))
+    for text in (long_word, f"my {long_word} card", many):
+        _Counting.calls = 0
+        assert mend(text, KNOWN, counting) is None
+        words = len(counting.words(text))
+        # one look per written word, then at most MOST_MENDED words tried: two joins and
+        # two normalizations per cut of a word of at most 2 * LONGEST_WORD letters
+        assert _Counting.calls <= words + MOST_MENDED * (2 + 2 * 2 * LONGEST_WORD)
