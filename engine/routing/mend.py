@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Container, Sequence
 
-from engine.routing.normalize import Normalizer, Tokens
+from engine.text.normalize import Normalizer, Tokens
 
 
 def mend(text: str, known: Container[str], normalizer: Normalizer) -> Tokens | None:

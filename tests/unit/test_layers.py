@@ -12,7 +12,8 @@ import engine
 
 LAYERS = [
     # the shared vocabulary at the bottom
-    {"records", "issues", "errors", "redaction", "observer", "validation", "choices", "lazy"},
+    {"records", "issues", "errors", "redaction", "observer", "validation", "choices", "lazy",
+     "text"},
     {"config"},  # describes
     {"routing"},  # decides
     {"stores"},  # persists records

@@ -22,7 +22,7 @@ from engine.learning.thresholds import (
     UNKNOWN_WORDS,
     choose_thresholds,
 )
-from engine.routing.normalize import Normalizer
+from engine.text.normalize import Normalizer
 from tests.conftest import CONFIGS
 
 

@@ -17,7 +17,7 @@ from engine.config.models import (
 from engine.config.snapshot import compile_snapshot
 from engine.routing import Router, RouteRequest
 from engine.routing.mend import mend
-from engine.routing.normalize import Normalizer
+from engine.text.normalize import Normalizer
 
 NORMALIZER = Normalizer(NormalizationSpec())
 KNOWN = {t for text in ("my card", "transfer money", "paid twice", "the account", "a charge")
