@@ -9,10 +9,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine.config.snapshot import Snapshot
 from engine.errors import HandoffExpired, UsageError
 from engine.lifecycle import HandoffManager, HandoffRecord, HandoffStatus, Sweeper, Trigger
 from engine.routing import RouteDecision, Router, RouteRequest
+from engine.routing.snapshot import Snapshot
 from engine.runtime import handoff
 from engine.runtime.call import HandoffCall
 from engine.runtime.handoff import CallerPolicy

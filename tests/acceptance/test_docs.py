@@ -19,8 +19,8 @@ import pytest
 from ruamel.yaml import YAML
 
 from engine.cli.main import COMMAND_MODULES
-from engine.config.loader import check_paths, load_config
 from engine.lifecycle import mermaid
+from engine.loading.loader import check_paths, load_config
 from engine.routing import Router, RouteRequest
 from tests.conftest import REPO
 from tests.patience import HANG_S

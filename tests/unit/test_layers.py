@@ -19,13 +19,12 @@ LAYERS = [
     {"stores"},  # persists records
     {"lifecycle"},  # moves records through the table
     {"pump", "learning", "evaluation", "guard", "specs"},  # built on routing and lifecycle
+    {"loading"},  # a set loaded end to end: config, then compile
     {"runtime"},  # the facade a runtime holds
     {"cli", "console", "adapters", "observability", "scaffold"},  # edges
 ]
 RANK = {package: rank for rank, packages in enumerate(LAYERS) for package in packages}
 KNOWN = {
-    ("config", "routing"): "compiling a snapshot's routing tables still lives in config",
-    ("config", "evaluation"): "check_paths reads the corpora it is given with the corpus reader",
     ("runtime", "observability"): "Engine.metrics() builds the Prometheus observer on demand",
 }
 ROOT = Path(engine.__file__).parent

@@ -14,9 +14,9 @@ from engine.config.models import (
     ExamplesSpec,
     NormalizationSpec,
 )
-from engine.config.snapshot import compile_snapshot
 from engine.routing import Router, RouteRequest
 from engine.routing.mend import mend
+from engine.routing.snapshot import compile_snapshot
 from engine.text.normalize import Normalizer
 
 NORMALIZER = Normalizer(NormalizationSpec())
