@@ -125,6 +125,16 @@ def test_generated_reference_pages_are_current() -> None:
         assert committed.read_text("utf-8") == text, "run python docs/gen_reference.py"
 
 
+def test_the_drawn_package_layers_are_current() -> None:
+    spec = importlib.util.spec_from_file_location("gen_layers", REPO / "docs" / "gen_layers.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    page = (REPO / "docs" / "development.md").read_text("utf-8")
+    assert page == module.page(), "run python docs/gen_layers.py"
+    assert "\n 1  cli " in page  # the block is there, not only its markers
+
+
 def test_the_example_set_is_valid_and_routes_the_tour_sentence(tmp_path: Path) -> None:
     """The YAML blocks of the configuration page's complete set that name their file form a
     complete set; it passes --strict, and the README tour's sentence gets the route shown."""
