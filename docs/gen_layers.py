@@ -44,7 +44,7 @@ def _package(module: str) -> str:
 
 def arrows() -> dict[str, set[str]]:
     """Package -> the other engine packages its modules import at run time."""
-    graph = grimp.build_graph("engine", exclude_type_checking_imports=True)
+    graph = grimp.build_graph("engine", exclude_type_checking_imports=True, cache_dir=None)
     found: dict[str, set[str]] = {}
     for module in graph.modules:
         source = _package(module)
