@@ -1,3 +1,4 @@
+# Over 300 lines on purpose: each public name twice, in the lazy table and the type checkers' view.
 """handoff-engine: declarative multi-agent handoffs.
 
 The curated public surface. Names load lazily on first use, so `import engine` (and every CLI
@@ -17,7 +18,7 @@ _EXPORTS: dict[str, str] = {
     "AcceptsSpec": "engine.config.models",
     "AgentSpec": "engine.config.models",
     "CapabilitySpec": "engine.config.models",
-    "CheckResult": "engine.config.loader",
+    "CheckResult": "engine.loading.loader",
     "Condition": "engine.config.models",
     "ConfigSet": "engine.config.models",
     "ContextPolicy": "engine.config.models",
@@ -29,11 +30,11 @@ _EXPORTS: dict[str, str] = {
     "RuleSpec": "engine.config.models",
     "UnifiedAgent": "engine.config.models",
     "VoiceConfig": "engine.config.agent_runtime",
-    "Snapshot": "engine.config.snapshot",
-    "build_handoff_map": "engine.config.snapshot",
-    "check_paths": "engine.config.loader",
-    "load_config": "engine.config.loader",
-    "load_document": "engine.config.loader",
+    "Snapshot": "engine.routing.snapshot",
+    "build_handoff_map": "engine.routing.snapshot",
+    "check_paths": "engine.loading.loader",
+    "load_config": "engine.loading.loader",
+    "load_document": "engine.loading.loader",
     "Issue": "engine.issues",
     "Severity": "engine.issues",
     # routing
@@ -233,7 +234,6 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # static view of the lazy names, for type checkers and editors
     from engine.config.agent_runtime import ModelConfig, VoiceConfig
-    from engine.config.loader import CheckResult, check_paths, load_config, load_document
     from engine.config.models import (
         AcceptsSpec,
         AgentSpec,
@@ -248,7 +248,6 @@ if TYPE_CHECKING:  # static view of the lazy names, for type checkers and editor
         RuleSpec,
         UnifiedAgent,
     )
-    from engine.config.snapshot import Snapshot, build_handoff_map
     from engine.errors import (
         ConfigError,
         EngineError,
@@ -283,6 +282,7 @@ if TYPE_CHECKING:  # static view of the lazy names, for type checkers and editor
         Move,
         Sweeper,
     )
+    from engine.loading.loader import CheckResult, check_paths, load_config, load_document
     from engine.pump import HandlerMetadata, HandlerResponse, Pump
     from engine.pump.config import load_pump_config
     from engine.routing import (
@@ -296,6 +296,7 @@ if TYPE_CHECKING:  # static view of the lazy names, for type checkers and editor
         Router,
         RouteRequest,
     )
+    from engine.routing.snapshot import Snapshot, build_handoff_map
     from engine.runtime.async_engine import AsyncEngine
     from engine.runtime.capsule import RunExport, export_capsule, export_run
     from engine.runtime.context import (

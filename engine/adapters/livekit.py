@@ -25,7 +25,7 @@ from engine.adapters.common import (
     with_brief,
 )
 from engine.adapters.lifecycle import LifecyclePolicy
-from engine.adapters.livekit_call import VoiceCall, last_user_text, let_go, user_messages
+from engine.adapters.livekit_call import VoiceCall, last_user_text, let_go, shared_history
 from engine.adapters.strict import drop_strict_nulls, function_definition
 from engine.adapters.turn_routing import TurnRouting, route_turn
 from engine.config.models import AgentSpec
@@ -245,7 +245,8 @@ class VoiceTeam:
             if outcome.target is None:
                 response = outcome.record.response
                 raise ToolError(refusal_message(response.reason if response else "refused"))
-            history = self._shared(outcome.target, context.session.history)
+            share = self.engine.snapshot.agents[outcome.target].context.share
+            history = shared_history(share, context.session.history)
             return self.agent(outcome.target, call, returning=returning, chat_ctx=history)
 
         return function_tool(handoff, raw_schema=schema)
@@ -265,7 +266,8 @@ class VoiceTeam:
         await call.handed_off(outcome)
         if outcome.target is None:  # refused after all (the config changed in between)
             return None
-        history = self._shared(outcome.target, turn_ctx, last=False)
+        share = self.engine.snapshot.agents[outcome.target].context.share
+        history = shared_history(share, turn_ctx, last=False)
         return self.agent(outcome.target, call, returning=outcome.target == returning_to,
                           chat_ctx=history, answer=words)
 
@@ -292,11 +294,3 @@ class VoiceTeam:
         successor = session.current_agent  # a handoff in this turn: wait for its greeting
         if successor is not agent and isinstance(successor, EngineAgent):
             await successor.entered()
-
-    def _shared(self, target: str, history: ChatContext, *, last: bool = True) -> ChatContext:
-        """The target's `context.share`: `all` takes the call's transcript along; `carry` and
-        `none` only the caller's last words (what may travel is in its instructions' brief).
-        `last=False`: the caller's last words travel separately (a routed turn's answer)."""
-        if self.engine.snapshot.agents[target].context.share == "all":
-            return history.copy(exclude_function_call=True, exclude_instructions=True)
-        return ChatContext(items=[*user_messages(history)[-1:]] if last else [])

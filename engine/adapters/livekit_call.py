@@ -1,7 +1,8 @@
 """One LiveKit call as the engine sees it: its engine session (active agent, hop history for the
 loop guard), the context values routing rules read, and the `Conversation` that moves its
-handoff records from LiveKit's events; and what the adapter reads from a LiveKit session. The
-agents and tools live in `engine.adapters.livekit`."""
+handoff records from LiveKit's events; what the adapter reads from a LiveKit session, and what
+of its history goes along to the agent that takes over. The agents and tools live in
+`engine.adapters.livekit`."""
 
 from __future__ import annotations
 
@@ -116,3 +117,13 @@ def last_user_text(history: ChatContext) -> str:
     """What the caller said last in `history` ("" if nothing)."""
     messages = user_messages(history)
     return (messages[-1].text_content or "") if messages else ""
+
+
+def shared_history(share: str, history: ChatContext, *, last: bool = True) -> ChatContext:
+    """What of `history` goes to an agent whose `context.share` is `share`: `all` takes the
+    call's transcript along; `carry` and `none` only the caller's last words (what may travel
+    is in its instructions' brief). `last=False`: the caller's last words travel separately (a
+    routed turn's answer)."""
+    if share == "all":
+        return history.copy(exclude_function_call=True, exclude_instructions=True)
+    return ChatContext(items=[*user_messages(history)[-1:]] if last else [])

@@ -9,7 +9,7 @@ from typing import Any
 
 from engine.adapters.common import greeting_for, instructions_for
 from engine.config.models import AgentSpec
-from engine.config.snapshot import Snapshot
+from engine.routing.snapshot import Snapshot
 from engine.runtime.session import entry_of
 from engine.runtime.tools import handoff_tools
 

@@ -18,13 +18,13 @@ from typing import Any
 
 from engine.cli.output import annotation, plural
 from engine.cli.terminal import Terminal
-from engine.config.loader import CASES_FILES, enclosing_root, find_roots, load_config
-from engine.config.snapshot import Snapshot
 from engine.errors import ConfigError, UsageError
+from engine.loading.loader import CASES_FILES, enclosing_root, find_roots, load_config
 from engine.routing.cases import CaseResult, load_cases, run_case
 from engine.routing.coverage import Covered, coverage
 from engine.routing.explain import headline
 from engine.routing.router import Router
+from engine.routing.snapshot import Snapshot
 
 NAME = "test"
 HELP = "Run routing test cases (request -> expected target, layer, rule) with a coverage report."

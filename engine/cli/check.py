@@ -11,10 +11,10 @@ import argparse
 
 from engine.cli.output import FORMATS, plural, render_issues
 from engine.cli.progress import ProgressLine
-from engine.config.loader import check_paths
 from engine.config.parse import MAX_NODES
 from engine.config.read import DEFAULT_MAX_BYTES
 from engine.errors import UsageError
+from engine.loading.loader import check_paths
 
 NAME = "check"
 HELP = "Validate config sets (engine.yaml and the files it includes) and report every issue."

@@ -11,13 +11,13 @@ import argparse
 import sys
 from collections.abc import Iterable
 
-from engine.config.loader import load_config
 from engine.errors import UsageError
 from engine.evaluation.corpus import SEVERAL, CorpusReader, Row
 from engine.evaluation.labels import load_labels
 from engine.evaluation.report import RENDER_BY_NAME, Report, Threshold, render_findings
 from engine.evaluation.run import Evaluation, evaluate
 from engine.evaluation.sweep import curve, thresholds_of
+from engine.loading.loader import load_config
 from engine.routing.router import Router
 
 NAME = "eval"

@@ -19,9 +19,9 @@ from ruamel.yaml import YAML
 
 from engine.adapters.pipecat_flow import FlowExport, export_flow
 from engine.cli.output import render_issues
-from engine.config.loader import load_config
-from engine.config.snapshot import Snapshot
 from engine.errors import ConfigError
+from engine.loading.loader import load_config
+from engine.routing.snapshot import Snapshot
 
 NAME = "export"
 HELP = "Write a config set in another framework's declarative format (Pipecat Flows FlowConfig)."

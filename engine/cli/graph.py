@@ -13,10 +13,10 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from engine.config.loader import load_config
-from engine.config.snapshot import Snapshot
 from engine.errors import UsageError
+from engine.loading.loader import load_config
 from engine.routing.graph import RENDERER_BY_NAME
+from engine.routing.snapshot import Snapshot
 
 NAME = "graph"
 HELP = "Print the agent topology of a config set: Mermaid, DOT, SVG, HTML or PNG."

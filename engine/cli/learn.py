@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 from engine.cli.eval import _fraction, note_several
-from engine.config.loader import check_paths, load_config
 from engine.errors import UsageError
 from engine.evaluation.corpus import CorpusReader
 from engine.evaluation.labels import load_labels
@@ -24,6 +23,7 @@ from engine.evaluation.metrics import Tally
 from engine.learning.clean import REASONS
 from engine.learning.learn import TOTAL, Outcome, learn
 from engine.learning.write import write_learned
+from engine.loading.loader import check_paths, load_config
 
 NAME = "learn"
 HELP = "Learn example utterances and keywords from a labelled corpus into a new config set."

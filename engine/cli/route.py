@@ -11,8 +11,8 @@ import json
 import sys
 from collections.abc import Sequence
 
-from engine.config.loader import load_config
 from engine.errors import UsageError
+from engine.loading.loader import load_config
 from engine.routing import Router, RouteRequest
 from engine.routing.explain import render_text
 from engine.routing.explanation import explain_turn

@@ -21,8 +21,8 @@ from typing import Any
 
 from engine.adapters.strict import strict_parameters
 from engine.cli.output import render_issues
-from engine.config.loader import load_config
 from engine.errors import ConfigError, UsageError
+from engine.loading.loader import load_config
 from engine.runtime.tools import TOOL_FORMATS, HandoffTool, handoff_tools
 
 NAME = "tools"

@@ -12,7 +12,7 @@ from engine.config.build import Locator
 from engine.config.models import ConfigSet
 from engine.config.positions import Document, PathKey
 from engine.issues import Issue
-from engine.routing.normalize import normalizer_for
+from engine.text.normalize import normalizer_for
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """Listing a config set: read its root file and expand the includes into the set's files.
 
-The first stage of `engine.config.pipeline`; it reads the root file only, never a member.
+The first stage of `engine.loading.pipeline`; it reads the root file only, never a member.
 A root that parsed but broke its schema still lists what it includes, and keeps what of it
 validated (`salvage`), so one typo in engine.yaml hides no other file's issues.
 """

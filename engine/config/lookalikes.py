@@ -20,7 +20,7 @@ from engine.config.models import ConfigSet
 from engine.config.positions import Document, PathKey, json_path
 from engine.config.skeleton import character_name, invisible, lookalike_keys, shown
 from engine.issues import Issue
-from engine.routing.normalize import normalizer_for
+from engine.text.normalize import normalizer_for
 
 Place = tuple[Document, PathKey, bool]
 """Where a spelling is written: its document, its path, and whether it is the key itself (a

@@ -15,6 +15,7 @@ from pydantic import BeforeValidator, ConfigDict, Field, model_validator
 from engine.config.agent_runtime import HandoffStrategy, ModelConfig, VoiceConfig
 from engine.config.freeze import Frozen as Frozen
 from engine.config.freeze import FrozenMapping as FrozenMapping
+from engine.text.spec import NormalizationSpec as NormalizationSpec
 
 ANYONE = "*"
 """In `peers` and `accepts.from`: every agent. An empty list means no agent at all."""
@@ -200,19 +201,6 @@ class Policies(Frozen):
     deadlines: Literal["inform", "expire"] = "inform"
     """What a request's deadline does: information for the receiver, or expiry when passed."""
     multiple_handoffs: Literal["first", "highest_priority", "reject"] = "first"
-
-
-class NormalizationSpec(Frozen):
-    """How text is normalized before keywords, rules and examples match it (one pipeline)."""
-
-    unicode: bool = True
-    casefold: bool = True
-    contractions: bool = True
-    disfluencies: bool = True
-    stemming: str = "english"
-    phrase_window: int = 3
-    """A phrase's words in any order within this many words ("stolen card" matches "my card
-    was stolen"); 0 keeps them consecutive and in order."""
 
 
 EXACT = NormalizationSpec(

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from engine.config.build import Locator
 from engine.config.models import ANYONE, ConfigSet, RuleSpec
 from engine.issues import Issue
-from engine.routing.normalize import normalizer_for
+from engine.text.normalize import normalizer_for
 
 
 def handoff_edges(config: ConfigSet) -> dict[str, list[str]]:

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.config.snapshot import Snapshot, compile_snapshot
 from engine.evaluation.corpus import Row
 from engine.routing.decision import Layer, RouteRequest
 from engine.routing.router import Router
+from engine.routing.snapshot import Snapshot, compile_snapshot
 
 NEVER = 2.0
 """A `min_score` no probability reaches: the examples layer never answers."""

@@ -20,9 +20,9 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from engine.config.snapshot import Snapshot
 from engine.evaluation.corpus import Row
 from engine.routing.examples import agent_examples
+from engine.routing.snapshot import Snapshot
 
 LONGEST = 500
 """The longest example a set may hold (the schemas' `maxLength`)."""

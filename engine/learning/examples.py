@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 from engine.config.models import ConfigSet
 from engine.config.read import DEFAULT_MAX_BYTES
-from engine.config.snapshot import Snapshot, compile_snapshot
 from engine.evaluation.corpus import Row
+from engine.routing.snapshot import Snapshot, compile_snapshot
 
 Place = tuple[str, str]
 """Where an example goes: (agent, capability), capability "" for the agent's own list."""

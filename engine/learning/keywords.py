@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from engine.evaluation.corpus import Row
-from engine.routing.normalize import Normalizer
+from engine.text.normalize import Normalizer
 
 PRIOR = 500.0
 """Total weight of the prior (pseudo-counts spread like the whole corpus)."""

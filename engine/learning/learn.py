@@ -11,7 +11,6 @@ import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from engine.config.snapshot import Snapshot, compile_snapshot
 from engine.evaluation.corpus import Row
 from engine.evaluation.metrics import Tally
 from engine.evaluation.run import evaluate
@@ -22,6 +21,7 @@ from engine.learning.keywords import Keyword, log_odds
 from engine.learning.thresholds import choose_thresholds
 from engine.learning.write import primary_capability
 from engine.routing.router import Router
+from engine.routing.snapshot import Snapshot, compile_snapshot
 
 VALIDATION = 0.2
 """Share of the learning rows the thresholds are chosen on."""

@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 from itertools import repeat
 
-from engine.config.snapshot import Snapshot
 from engine.evaluation.corpus import Row
 from engine.evaluation.sweep import (
     Thresholds,
@@ -26,6 +25,7 @@ from engine.evaluation.sweep import (
     thresholds_of,
     with_thresholds,
 )
+from engine.routing.snapshot import Snapshot
 
 TEMPERATURES = (0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0)
 MIN_SCORES = (0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95)

@@ -18,11 +18,11 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
 
-from engine.config.snapshot import Snapshot
 from engine.errors import UsageError
 from engine.evaluation.sweep import Thresholds, thresholds_of
 from engine.learning.examples import Place
 from engine.learning.keywords import Keyword
+from engine.routing.snapshot import Snapshot
 
 
 def _yaml() -> YAML:

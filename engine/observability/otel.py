@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine import __version__
 from engine.errors import MissingExtra
-from engine.observability import catalog
+from engine.metrics import catalog
 from engine.observer.seam import Carrier, Observer
 
 try:

@@ -1,3 +1,4 @@
+# Over 300 lines on purpose: one class whose queues, workers and counts every method shares.
 """The async message pump: per-listener bounded queues and workers, timeouts, backpressure,
 conversation bookkeeping and shutdown. Every envelope rule lives in `routing.Router`; this
 module must not decide where a message goes.

@@ -23,7 +23,7 @@ _EXPORTS: dict[str, str] = {
     "KeywordIndex": "engine.routing.index",
     "Layer": "engine.routing.decision",
     "NearestExample": "engine.routing.evidence",
-    "Normalizer": "engine.routing.normalize",
+    "Normalizer": "engine.text.normalize",
     "Reason": "engine.routing.decision",
     "RouteDecision": "engine.routing.decision",
     "RouteRequest": "engine.routing.decision",
@@ -73,9 +73,9 @@ if TYPE_CHECKING:  # static view of the lazy names, for type checkers and editor
     from engine.routing.evidence import ExampleMatch, NearestExample
     from engine.routing.examples import ExampleIndex, build_example_index
     from engine.routing.index import KeywordIndex, build_keyword_index
-    from engine.routing.normalize import Normalizer
     from engine.routing.policy import Hop
     from engine.routing.provider import HandoffProvider
     from engine.routing.router import Router
     from engine.routing.seed import AgentCapabilityRegistry, HandoffRouter
     from engine.routing.text import _extract_keywords, words
+    from engine.text.normalize import Normalizer

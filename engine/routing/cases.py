@@ -14,11 +14,11 @@ from typing import Any
 
 from engine.config.document import read_document
 from engine.config.positions import Document, json_path
-from engine.config.snapshot import Snapshot
 from engine.issues import Issue, sort_key
 from engine.routing.decision import RouteDecision, RouteRequest
 from engine.routing.policy import Hop
 from engine.routing.router import Router
+from engine.routing.snapshot import Snapshot
 
 CASES_SCHEMA = "cases.schema.json"
 CHECKED = ("target", "layer", "rule", "rejection")

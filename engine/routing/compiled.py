@@ -12,8 +12,8 @@ from types import MappingProxyType
 
 from engine.config.models import ConfigSet, ExamplesSpec
 from engine.routing.dispatch import RuleDispatch, build_dispatch
-from engine.routing.normalize import normalizer_for
 from engine.routing.tables import AgentPolicy, CompiledRule
+from engine.text.normalize import normalizer_for
 
 
 @dataclass(frozen=True, slots=True)

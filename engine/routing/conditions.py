@@ -10,8 +10,8 @@ from typing import Any
 
 from engine.routing.decision import RouteRequest
 from engine.routing.index import KeywordIndex, Phrase
-from engine.routing.normalize import contains
 from engine.routing.tables import CompiledRule
+from engine.text.normalize import contains
 
 
 class TextView:

@@ -9,9 +9,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.config.snapshot import Snapshot
 from engine.routing.cases import CaseResult
 from engine.routing.decision import Layer
+from engine.routing.snapshot import Snapshot
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,8 +22,8 @@ from engine.config.models import AgentSpec, CapabilitySpec, ExamplesSpec
 from engine.routing.features import example_terms
 from engine.routing.linear import MAX_CLASSES, LinearModel, Scores, fit_model, softmax
 from engine.routing.mend import mend
-from engine.routing.normalize import Normalizer
 from engine.routing.stopwords import stop_words
+from engine.text.normalize import Normalizer
 
 Vector = dict[str, float]
 

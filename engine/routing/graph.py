@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from engine.config.snapshot import Snapshot
+from engine.routing.snapshot import Snapshot
 
 
 @dataclass(frozen=True, slots=True)

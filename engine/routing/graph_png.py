@@ -10,7 +10,6 @@ import itertools
 import math
 from typing import Any
 
-from engine.config.snapshot import Snapshot
 from engine.errors import UsageError
 from engine.routing.graph_layout import Box, Layout, Point
 from engine.routing.graph_svg import (
@@ -23,6 +22,7 @@ from engine.routing.graph_svg import (
     look,
     snapshot_layout,
 )
+from engine.routing.snapshot import Snapshot
 
 SCALE = 2  # drawn at twice the layout size, so text stays sharp on high-density screens
 STEPS = 24  # line pieces per cubic segment

@@ -9,9 +9,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from html import escape
 
-from engine.config.snapshot import Snapshot
 from engine.routing.graph import Edge, topology
 from engine.routing.graph_layout import MARGIN, Box, Layout, Link, Node, Point, layout
+from engine.routing.snapshot import Snapshot
 
 MAX_DRAWN_AGENTS = 150
 """Larger sets are listed, not drawn: a picture of hundreds of agents helps no one."""

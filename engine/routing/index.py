@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from engine.config.models import AgentSpec, CapabilitySpec
-from engine.routing.normalize import Normalizer, near, normalizer_for
 from engine.routing.ranking import Ranking
+from engine.text.normalize import Normalizer, near, normalizer_for
 
 Phrase = tuple[str, ...]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Container, Sequence
 
 from engine.routing.features import LONGEST_WORD
-from engine.routing.normalize import Normalizer, Tokens
+from engine.text.normalize import Normalizer, Tokens
 
 MOST_MENDED = 16
 """Unknown words one request gets mended: a recognizer slips on a word or two, and a request

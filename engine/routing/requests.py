@@ -14,7 +14,7 @@ from engine.routing.decision import RouteRequest
 from engine.routing.policy import Hop
 
 if TYPE_CHECKING:
-    from engine.config.snapshot import Snapshot
+    from engine.routing.snapshot import Snapshot
 
 
 def parse_context(items: Sequence[str]) -> dict[str, Any]:

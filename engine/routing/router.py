@@ -29,7 +29,7 @@ from engine.routing.policy import Hop
 from engine.routing.tables import AgentPolicy
 
 if TYPE_CHECKING:
-    from engine.config.snapshot import Snapshot
+    from engine.routing.snapshot import Snapshot
 
 _new = tuple.__new__
 _KEYWORD = Layer.keyword

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from engine.config.models import ANYONE, AgentSpec, RuleSpec
 from engine.routing.index import Phrase
-from engine.routing.normalize import Normalizer, normalizer_for
+from engine.text.normalize import Normalizer, normalizer_for
 
 SMALL = 8
 """Up to this many names are looked up in the model's own tuple: as fast as a set at that

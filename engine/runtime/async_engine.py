@@ -11,8 +11,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
-from engine.config.snapshot import Snapshot
 from engine.lifecycle import HandoffRecord
+from engine.routing.snapshot import Snapshot
 from engine.runtime.engine import Engine
 from engine.runtime.reload import ReloadResult
 from engine.runtime.switch import switch_interval_lowered

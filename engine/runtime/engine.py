@@ -1,6 +1,7 @@
 """`Engine`: the one object a runtime holds: hot-reloadable snapshot, router, lifecycle manager,
 store and hooks. `handoff()` = route + policy + record (a refusal is an audited `rejected`
-record). Synchronous; the async edge (watching) lives in `watch.py`."""
+record), run by `procedure.py` on the state held here. Synchronous; the async edge (watching)
+lives in `watch.py`."""
 
 from __future__ import annotations
 
@@ -9,18 +10,16 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine.config.snapshot import Snapshot
 from engine.errors import HandoffExpired, UsageError
 from engine.lifecycle import HandoffManager, HandoffRecord, HandoffStatus, Sweeper, Trigger
 from engine.routing import RouteDecision, Router, RouteRequest
-from engine.runtime import handoff
+from engine.routing.snapshot import Snapshot
+from engine.runtime import handoff, procedure
 from engine.runtime.call import HandoffCall
 from engine.runtime.handoff import CallerPolicy
 from engine.runtime.handoff import HandoffOutcome as HandoffOutcome
 from engine.runtime.hooks import Event, Hook, Hooks
-from engine.runtime.inputs import UNKNOWN_SENDER, HandoffInput, InputRefusal, clean_input
 from engine.runtime.observing import Observing
-from engine.runtime.payloads import PayloadRefusal, check_payload
 from engine.runtime.reload import Loader, Reloader, ReloadResult
 from engine.runtime.replicas import event_data, forward_remote_changes
 from engine.runtime.session import Session
@@ -35,17 +34,6 @@ if TYPE_CHECKING:
 
 DEFAULT_SWEEP_INTERVAL_S = 1.0
 """How often an Engine's sweeper expires overdue handoffs, in seconds."""
-
-
-def _check_payload(
-    snapshot: Snapshot, decision: RouteDecision, payload: Mapping[str, Any] | None
-) -> PayloadRefusal | InputRefusal | None:
-    try:
-        return check_payload(snapshot, sender=decision.request.sender, target=decision.target,
-                             payload=payload)
-    except RecursionError:  # within max_depth, but a recursive schema still nests too far
-        return InputRefusal("tool_args", "tool_args: nested too deep to check against the "
-                                         "payload schema")
 
 
 def _open_store(store: Store | str | Path | None) -> Store:
@@ -198,61 +186,7 @@ class Engine:
     def _handoff(self, call: HandoffCall) -> HandoffOutcome:
         router = self.router()  # one snapshot for the whole handoff, even across a reload
         policy = self._policy(router.snapshot)
-        cleaned, refusal = clean_input(
-            policy.limits, sender=call.sender, text=call.text, tool=call.tool,
-            target=call.target, context=call.context, priority=call.priority,
-            deadline=call.deadline, tool_args=call.tool_args, tool_result=call.tool_result,
-            actor=call.actor,
-        )
-        session = call.session
-        if refusal is None and cleaned.sender not in router.snapshot.agents:
-            detail = f"sender: {cleaned.sender!r} is not an agent of the serving config"
-            refusal = InputRefusal("sender", detail, UNKNOWN_SENDER)
-        if refusal is not None:
-            decision = handoff.refused_input(router.snapshot, cleaned, refusal)
-            return self._finish(decision, refusal, cleaned, policy, None, None)
-        if session is not None and cleaned.tool is not None and cleaned.target is None:
-            cleaned = cleaned._replace(target=session.get_handoff_target(cleaned.tool))
-        request = RouteRequest(
-            sender=cleaned.sender, text=cleaned.text, tool=cleaned.tool, target=cleaned.target,
-            context=cleaned.context, priority=cleaned.priority,
-        )
-        decision = handoff.decide(router, request, session)
-        payload = _check_payload(router.snapshot, decision, cleaned.tool_args)
-        return self._finish(decision, payload, cleaned, policy, session, router.snapshot)
-
-    def _finish(
-        self,
-        decision: RouteDecision,
-        refusal: PayloadRefusal | InputRefusal | None,
-        cleaned: HandoffInput,
-        policy: CallerPolicy,
-        session: Session | None,
-        snapshot: Snapshot | None,
-    ) -> HandoffOutcome:
-        """Record the handoff (redacted), move the session, build system vars, emit (redacted).
-        The outcome carries the caller's data intact unless the config delivers it redacted."""
-        rejection = handoff.rejection_of(decision, refusal)
-        if rejection is not None and cleaned.tool_args:
-            rejection = policy.redactor.scrub(rejection, cleaned.tool_args)
-        record = handoff.record(self.manager, decision, rejection, deadline=cleaned.deadline,
-                                actor=cleaned.actor)
-        system_vars: Mapping[str, Any] = {}
-        hidden = handoff.hiding(self.manager, policy)  # None: the receiver gets data intact
-        if rejection is None and decision.target is not None and snapshot is not None:
-            if session is not None:
-                returning = decision.target == session.previous_agent
-                session.record_hop(
-                    decision.target, record_id=record.record_id, returning=returning, routed=True
-                )
-            system_vars = handoff.system_vars(snapshot, decision, session, cleaned,
-                                              redactor=hidden)
-        shown = handoff.redacted(decision, policy.redactor)
-        stored = self.manager.stored_form(record)
-        self.hooks.emit(Event("handoff_created", event_data(stored, decision=shown)))
-        if hidden is not None:
-            return HandoffOutcome(shown, stored, system_vars, refusal)
-        return HandoffOutcome(decision, record, system_vars, refusal)
+        return procedure.run(call, router, policy, self.manager, self.hooks)
 
     def _policy(self, snapshot: Snapshot) -> CallerPolicy:
         cached = self._caller_policy

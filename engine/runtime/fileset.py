@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from engine.config.loader import set_members
 from engine.config.members import MemberCache
 from engine.config.read import DEFAULT_MAX_BYTES, read_bytes
 from engine.config.signature import key_of, settled
+from engine.loading.loader import set_members
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,13 +10,13 @@ from datetime import datetime
 from typing import Any
 
 from engine.config.models import InputLimits
-from engine.config.snapshot import Snapshot
 from engine.lifecycle import HandoffManager, HandoffRecord, HandoffRequest
 from engine.lifecycle.delivery import Deliver
 from engine.lifecycle.expiry import Expiry
 from engine.redaction import Redactor
 from engine.routing import Layer, Reason, RouteDecision, Router, RouteRequest
 from engine.routing.decision import refused
+from engine.routing.snapshot import Snapshot
 from engine.runtime.context import build_handoff_system_vars
 from engine.runtime.inputs import HandoffInput, InputRefusal
 from engine.runtime.payloads import PayloadRefusal

@@ -17,7 +17,7 @@ from engine.runtime.handoff import CallerPolicy
 if TYPE_CHECKING:
     from prometheus_client import CollectorRegistry
 
-    from engine.observability.prometheus import PrometheusObserver
+    from engine.metrics.prometheus import PrometheusObserver
     from engine.runtime.call import HandoffCall
     from engine.runtime.engine import Engine
     from engine.runtime.handoff import HandoffOutcome
@@ -43,7 +43,7 @@ class Observing:
     def metrics(self, registry: CollectorRegistry | None) -> CollectorRegistry:
         """The Prometheus registry, created (into `registry`, else a fresh one) on first use."""
         if self.prometheus is None:
-            from engine.observability.prometheus import PrometheusObserver
+            from engine.metrics.prometheus import PrometheusObserver
 
             self.prometheus = PrometheusObserver(registry=registry)
             self.add(self.prometheus)

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.config.models import AcceptsSpec
-from engine.config.snapshot import Snapshot
 from engine.errors import HandoffViolation
 from engine.guard.contracts import Contract, as_contract
 from engine.guard.payloads import payload_violation
+from engine.routing.snapshot import Snapshot
 
 INVALID_PAYLOAD = "invalid_payload"
 """The reason code of a handoff refused for its payload (record reason `invalid_payload: ...`)."""

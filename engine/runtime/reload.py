@@ -17,9 +17,9 @@ from typing import Literal
 from engine.config.codes import internal_issue
 from engine.config.heap import collector_paused
 from engine.config.members import MemberCache
-from engine.config.snapshot import Snapshot
 from engine.errors import ConfigError
 from engine.issues import Issue
+from engine.routing.snapshot import Snapshot
 from engine.runtime.fileset import Digests, FileState, Look, look, look_again, scan, wait_quiet
 from engine.runtime.hooks import Event, Hooks
 
@@ -85,7 +85,7 @@ def fingerprint(path: Path) -> str:
 def cached_loader(cache: MemberCache) -> Loader:
     """`load_config` with a cache of per-file results: a reload reads, parses, validates and
     builds only the files whose content changed."""
-    from engine.config.loader import load_config
+    from engine.loading.loader import load_config
 
     return lambda path: load_config(path, cache=cache)
 

@@ -12,8 +12,8 @@ from types import MappingProxyType
 from typing import Any, Protocol
 
 from engine.config.models import AgentSpec
-from engine.config.snapshot import Snapshot
 from engine.errors import UsageError
+from engine.routing.snapshot import Snapshot
 
 SESSION_KEY = "session_id"
 """The handoff context key that names a record's session (records carry no session field):

@@ -14,8 +14,8 @@ from types import MappingProxyType
 from typing import Any
 
 from engine.config.models import AgentSpec
-from engine.config.snapshot import Snapshot, build_handoff_map
 from engine.errors import UsageError
+from engine.routing.snapshot import Snapshot, build_handoff_map
 from engine.runtime.session import AgentSource, Session
 
 REGISTRY_KEY = "agent_registry"

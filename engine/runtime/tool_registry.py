@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.config.freeze import thaw
-from engine.config.snapshot import Snapshot
+from engine.routing.snapshot import Snapshot
 from engine.runtime.tools import DEFAULT_PARAMETERS
 
 

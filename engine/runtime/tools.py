@@ -11,8 +11,8 @@ from typing import Any
 
 from engine.config.freeze import thaw
 from engine.config.models import AgentSpec
-from engine.config.snapshot import Snapshot
 from engine.errors import UsageError
+from engine.routing.snapshot import Snapshot
 
 DEFAULT_PARAMETERS: dict[str, Any] = {
     "type": "object",

@@ -19,8 +19,8 @@ import pytest
 from ruamel.yaml import YAML
 
 from engine.cli.main import COMMAND_MODULES
-from engine.config.loader import check_paths, load_config
 from engine.lifecycle import mermaid
+from engine.loading.loader import check_paths, load_config
 from engine.routing import Router, RouteRequest
 from tests.conftest import REPO
 from tests.patience import HANG_S
@@ -123,6 +123,16 @@ def test_generated_reference_pages_are_current() -> None:
     for relative, text in generated.items():
         committed = REPO / "docs" / "reference" / relative
         assert committed.read_text("utf-8") == text, "run python docs/gen_reference.py"
+
+
+def test_the_drawn_package_layers_are_current() -> None:
+    spec = importlib.util.spec_from_file_location("gen_layers", REPO / "docs" / "gen_layers.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    page = (REPO / "docs" / "development.md").read_text("utf-8")
+    assert page == module.page(), "run python docs/gen_layers.py"
+    assert "\n 1  cli " in page  # the block is there, not only its markers
 
 
 def test_the_example_set_is_valid_and_routes_the_tour_sentence(tmp_path: Path) -> None:

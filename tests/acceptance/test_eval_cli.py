@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.config.loader import load_config
+from engine.loading.loader import load_config
 from tests.conftest import CONFIGS
 from tests.patience import HANG_S
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
-from engine.config.loader import load_config
+from engine.loading.loader import load_config
 from engine.routing.examples import agent_examples
 from tests.conftest import CONFIGS, REPO
 from tests.patience import HANG_S

@@ -11,10 +11,10 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from engine.config.snapshot import Snapshot
 from engine.evaluation.corpus import Row
 from engine.evaluation.metrics import Tally
 from engine.routing import Router, RouteRequest
+from engine.routing.snapshot import Snapshot
 
 BANKING = Path(__file__).resolve().parents[2] / "configs" / "banking"
 

@@ -37,10 +37,10 @@ from pathlib import Path
 from typing import Any
 
 from engine.config.models import AgentSpec, ConfigSet, EngineSpec, ExamplesSpec
-from engine.config.snapshot import Snapshot, compile_snapshot
 from engine.evaluation.sweep import thresholds_of, with_thresholds
 from engine.learning.thresholds import UNKNOWN_WORDS as TRIED_UNKNOWN_WORDS
 from engine.routing import Router, RouteRequest
+from engine.routing.snapshot import Snapshot, compile_snapshot
 
 sys.path.insert(0, str(Path(__file__).parent))
 from baseline import latency

@@ -17,12 +17,12 @@ import sys
 import time
 from pathlib import Path
 
-from engine.config.loader import load_config
-from engine.config.snapshot import Snapshot
 from engine.evaluation.corpus import CorpusReader, Row
 from engine.learning.examples import compile_with, owned_capabilities, place
+from engine.loading.loader import load_config
 from engine.routing import Router, RouteRequest
 from engine.routing.examples import agent_examples
+from engine.routing.snapshot import Snapshot
 
 sys.path.insert(0, str(Path(__file__).parent))
 import gen_intents

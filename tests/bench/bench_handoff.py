@@ -20,7 +20,7 @@ from unittest import mock
 
 from engine.records.models import utc_now
 from engine.redaction import Redactor
-from engine.runtime import engine as engine_module
+from engine.runtime import procedure
 from engine.runtime.engine import Engine
 from engine.runtime.inputs import HandoffInput
 
@@ -60,7 +60,7 @@ def main() -> None:
             Engine(BANKING, sweep_interval_s=None) as plain:
         plain.manager.clock = utc_now
         nothing = Redactor(defaults=False, values=False)
-        plain._caller_policy = (plain.snapshot, engine_module.CallerPolicy(
+        plain._caller_policy = (plain.snapshot, procedure.CallerPolicy(
             plain.snapshot.config.engine.input_limits, nothing))
         plain.manager.redactor = nothing
 
@@ -69,11 +69,11 @@ def main() -> None:
 
         base, new = [], []
         for _ in range(args.rounds):  # interleaved, so drift in machine load hits both
-            with mock.patch.object(engine_module, "clean_input", pass_through):
+            with mock.patch.object(procedure, "clean_input", pass_through):
                 base.append(per_call_us(lambda: plain.handoff(**TURN), args.calls))
             new.append(per_call_us(checked, args.calls))
         huge = per_call_us(lambda: guarded.handoff(**HUGE), 20)
-        with mock.patch.object(engine_module, "clean_input", pass_through):
+        with mock.patch.object(procedure, "clean_input", pass_through):
             huge_before = per_call_us(lambda: plain.handoff(**HUGE), 3)
     b, n = statistics.median(base), statistics.median(new)
     print(f"voice turn, baseline (no checks, no redaction): {b:8.1f} us/call (median of "

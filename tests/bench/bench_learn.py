@@ -16,12 +16,12 @@ import sys
 import time
 from pathlib import Path
 
-from engine.config.loader import load_config
-from engine.config.snapshot import Snapshot
 from engine.evaluation.corpus import Row
 from engine.evaluation.sweep import with_thresholds
 from engine.learning.learn import TOTAL, learn_from, learned_snapshot, tuned_thresholds
+from engine.loading.loader import load_config
 from engine.routing import Router, RouteRequest
+from engine.routing.snapshot import Snapshot
 
 sys.path.insert(0, str(Path(__file__).parent))
 from baseline import (

@@ -16,9 +16,9 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from engine.config.loader import load_config
 from engine.guard import check_handoff_payload
 from engine.guard.contracts import thaw
+from engine.loading.loader import load_config
 from engine.runtime.payloads import check_payload, contract_cache_size
 
 BANKING = Path(__file__).resolve().parents[2] / "configs" / "banking"

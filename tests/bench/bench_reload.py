@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gen_configs import write_config_set
 
-from engine.config.loader import load_config
+from engine.loading.loader import load_config
 from engine.routing import RouteRequest
 from engine.runtime.engine import Engine
 from engine.runtime.reload import Reloader

@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import Any
 
 from engine.config.models import ConfigSet
-from engine.config.snapshot import Snapshot, compile_snapshot
 from engine.routing import Router, RouteRequest
 from engine.routing.compiled import compile_tables
 from engine.routing.index import build_keyword_index
+from engine.routing.snapshot import Snapshot, compile_snapshot
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import seed000

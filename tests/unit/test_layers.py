@@ -1,76 +1,46 @@
-"""Package layers (DESIGN.md, "Package layers"): imports point down only. Every import of one
-engine package from another, at module level or inside a function, goes to a package of the
-same layer or a lower one; imports only a type checker reads (`if TYPE_CHECKING:`) do not count.
-The exceptions that remain are listed, each with its reason."""
+"""Package layers: the `[tool.importlinter]` contracts in pyproject.toml hold (every import of
+one engine package from another points to a lower layer, never to a sibling; adapters, console
+and observability import none of each other, not even through another package), and every
+package has a layer, so a new one cannot slip past the contract unplaced."""
 
 from __future__ import annotations
 
-import ast
+import os
+import subprocess
+import sys
 from pathlib import Path
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
 
 import engine
 
-LAYERS = [
-    # the shared vocabulary at the bottom
-    {"records", "issues", "errors", "redaction", "observer", "validation", "choices", "lazy"},
-    {"config"},  # describes
-    {"routing"},  # decides
-    {"stores"},  # persists records
-    {"lifecycle"},  # moves records through the table
-    {"pump", "learning", "evaluation", "guard", "specs"},  # built on routing and lifecycle
-    {"runtime"},  # the facade a runtime holds
-    {"cli", "console", "adapters", "observability", "scaffold"},  # edges
-]
-RANK = {package: rank for rank, packages in enumerate(LAYERS) for package in packages}
-KNOWN = {
-    ("config", "routing"): "compiling a snapshot's routing tables still lives in config",
-    ("config", "evaluation"): "check_paths reads the corpora it is given with the corpus reader",
-    ("runtime", "observability"): "Engine.metrics() builds the Prometheus observer on demand",
-}
 ROOT = Path(engine.__file__).parent
+REPO = ROOT.parent
 
 
-def _type_checking_lines(tree: ast.Module) -> set[int]:
-    found: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) \
-                and node.test.id == "TYPE_CHECKING":
-            found.update(getattr(sub, "lineno", 0) for sub in ast.walk(node))
-    return found
-
-
-def _imported_packages(tree: ast.Module) -> list[tuple[int, str]]:
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("engine."):
-            found.append((node.lineno, node.module.split(".")[1]))
-        elif isinstance(node, ast.Import):
-            found += [(node.lineno, alias.name.split(".")[1]) for alias in node.names
-                      if alias.name.startswith("engine.")]
-    return found
-
-
-def upward_imports() -> dict[tuple[str, str], list[str]]:
-    """(importing package, imported package) -> where, for every import that points up."""
-    found: dict[tuple[str, str], list[str]] = {}
-    for path in sorted(ROOT.rglob("*.py")):
-        parts = path.relative_to(ROOT).parts
-        if len(parts) == 1:
-            continue  # engine/__init__.py and friends: the package's own surface
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        skipped = _type_checking_lines(tree)
-        for line, package in _imported_packages(tree):
-            if line not in skipped and RANK[package] > RANK[parts[0]]:
-                found.setdefault((parts[0], package), []).append(f"{path}:{line}")
-    return found
+def layered_packages() -> set[str]:
+    """The names in the layers contract: 'a | b' is one layer of two packages."""
+    settings = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    layers = next(contract["layers"] for contract in settings["tool"]["importlinter"]["contracts"]
+                  if contract["type"] == "layers")
+    return {name.strip() for layer in layers for name in layer.split("|")}
 
 
 def test_every_package_has_a_layer() -> None:
     packages = {path.name for path in ROOT.iterdir() if (path / "__init__.py").is_file()}
     modules = {path.stem for path in ROOT.glob("*.py")} - {"__init__", "__main__"}
-    assert packages | modules <= set(RANK), sorted(packages | modules - set(RANK))
+    assert packages | modules <= layered_packages(), sorted(packages | modules - layered_packages())
 
 
-def test_imports_point_down_only() -> None:
-    unexpected = {pair: where for pair, where in upward_imports().items() if pair not in KNOWN}
-    assert unexpected == {}
+def test_the_import_contracts_are_kept() -> None:
+    """`lint-imports` (import-linter, as CI would run it) on this checkout's package."""
+    command = Path(sys.executable).with_name("lint-imports")
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    done = subprocess.run([str(command), "--no-cache"], capture_output=True, text=True,
+                          cwd=REPO, env=environment)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "0 broken" in done.stdout

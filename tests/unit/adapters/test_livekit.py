@@ -19,8 +19,8 @@ from livekit.agents import AgentSession, RunContext, function_tool  # noqa: E402
 from engine.adapters.livekit import EngineAgent, VoiceTeam  # noqa: E402
 from engine.adapters.scripted import Step, call, say  # noqa: E402
 from engine.adapters.scripted.livekit import ScriptedLLM  # noqa: E402
-from engine.config.loader import load_config  # noqa: E402
 from engine.lifecycle import HandoffStatus  # noqa: E402
+from engine.loading.loader import load_config  # noqa: E402
 from engine.runtime.async_engine import AsyncEngine  # noqa: E402
 from engine.runtime.engine import Engine  # noqa: E402
 

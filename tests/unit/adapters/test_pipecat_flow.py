@@ -10,7 +10,7 @@ from typing import Any
 import jsonschema
 
 from engine.adapters.pipecat_flow import export_flow
-from engine.config.loader import load_config
+from engine.loading.loader import load_config
 
 from .conftest import BANKING, ONE_HOP, framework
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engine.cli.progress import MIN_FILES, ProgressLine
-from engine.config.loader import check_paths
+from engine.loading.loader import check_paths
 from tests.unit.config.helpers import config_set
 
 

@@ -10,7 +10,7 @@ import pytest
 from pydantic import ValidationError
 
 from engine.config.freeze import deep_freeze, thaw
-from engine.config.loader import load_config
+from engine.loading.loader import load_config
 from tests.unit.config.helpers import config_set
 
 AGENT_A = """name: a

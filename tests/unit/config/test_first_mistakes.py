@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from engine.config.loader import check_paths
 from engine.config.parse import parse_text
 from engine.config.positions import Document
 from engine.config.validate import validate_document
 from engine.errors import ConfigError
+from engine.loading.loader import check_paths
 from engine.validation.validators import safe_validator
 from tests.unit.config.helpers import config_set
 

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
-from engine.config.loader import check_paths, load_config
 from engine.issues import Severity
+from engine.loading.loader import check_paths, load_config
 from tests.conftest import FIXTURES
 
 CORPUS = FIXTURES / "configs"

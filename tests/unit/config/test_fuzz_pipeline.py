@@ -23,9 +23,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from engine.config.loader import check_paths, load_config, set_members
 from engine.config.parse import parse_text
 from engine.errors import ConfigError
+from engine.loading.loader import check_paths, load_config, set_members
 from engine.runtime.fileset import scan
 from tests.sandbox import RecordingServer, deadline, watch
 

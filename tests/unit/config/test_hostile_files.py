@@ -13,7 +13,7 @@ import pytest
 
 from engine.cli.output import FORMATS, render_issues
 from engine.config.folders import MAX_FOLDER_DEPTH
-from engine.config.loader import check_paths, load_config, set_members
+from engine.loading.loader import check_paths, load_config, set_members
 from tests.conftest import CONFIGS
 from tests.patience import HANG_S
 from tests.sandbox import run_python, watch
@@ -130,7 +130,7 @@ def test_a_fifo_where_a_file_is_expected_is_refused_without_waiting(write_files:
     os.mkfifo(root / "agents" / "notes.yaml")
     result = run_python(
         f"""
-        from engine.config.loader import check_paths
+        from engine.loading.loader import check_paths
         print([(i.code, i.file) for i in check_paths([{str(root)!r}]).issues])
         """,
         timeout=HANG_S,

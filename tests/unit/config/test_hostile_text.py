@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
-from engine.config.loader import check_paths
 from engine.config.parse import parse_text
+from engine.loading.loader import check_paths
 from tests.unit.config.helpers import config_set
 
 Write = Callable[[dict[str, str]], Path]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from engine.config.loader import check_paths, load_config
 from engine.config.topology import handoff_edges
+from engine.loading.loader import check_paths, load_config
 from tests.unit.config.helpers import config_set
 
 ENTRY = "name: a\nhandoff: {is_entry_point: true}\n"

@@ -13,10 +13,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.config import lookalikes
-from engine.config.loader import check_paths, load_config
 from engine.config.members import MemberCache
-from engine.config.pipeline import load_set
 from engine.config.skeleton import DEFAULT_IGNORABLE, invisible, lookalike_keys
+from engine.loading.loader import check_paths, load_config
+from engine.loading.pipeline import load_set
 from tests.unit.config.helpers import ENGINE, config_set
 
 Write = Callable[[dict[str, str]], Path]

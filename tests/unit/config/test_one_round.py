@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from engine.config.loader import check_paths
+from engine.loading.loader import check_paths
 from tests.unit.config.helpers import ENGINE, config_set
 
 ENTRY = "name: a\nhandoff: {is_entry_point: true}\npeers: [b]\n"

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.config.loader import check_paths, load_config
 from engine.errors import ConfigError
 from engine.issues import Issue
+from engine.loading.loader import check_paths, load_config
 from engine.runtime.engine import Engine
 from engine.runtime.tools import handoff_tools
 from tests.sandbox import RecordingServer, watch

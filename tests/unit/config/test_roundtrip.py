@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
 from engine.config.freeze import thaw
-from engine.config.loader import load_config
 from engine.config.models import AgentSpec, ConfigSet
 from engine.config.parse import parse_text
+from engine.loading.loader import load_config
 
 NAME = st.from_regex(r"[a-z][a-z0-9_]{0,8}", fullmatch=True)
 TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc", "Zl", "Zp")),

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.config.loader import check_paths
 from engine.config.schemas import load_schema
+from engine.loading.loader import check_paths
 from engine.validation.patterns import PatternError, compile_pattern
 from engine.validation.validators import safe_validator
 from tests.unit.config.helpers import config_set, subschemas

@@ -7,8 +7,8 @@ import hashlib
 import pytest
 
 from engine.config.members import Member
-from engine.config.patch import VersionMemo
-from engine.config.pipeline import content_version
+from engine.loading.patch import VersionMemo
+from engine.loading.pipeline import content_version
 
 
 def _member(relative: str, text: str | None) -> Member:

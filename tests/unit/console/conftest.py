@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.config.loader import load_config
-from engine.config.snapshot import Snapshot
+from engine.loading.loader import load_config
+from engine.routing.snapshot import Snapshot
 
 _MISSING = [name for name in ("starlette", "uvicorn", "jinja2")
             if importlib.util.find_spec(name) is None]

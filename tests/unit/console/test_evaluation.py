@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.config.loader import load_config
 from engine.console import evaluation
 from engine.console.evaluation import UploadTooLarge, run_eval, save_upload
+from engine.loading.loader import load_config
 from engine.routing.router import Router
 
 from .conftest import BANKING

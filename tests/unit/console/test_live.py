@@ -48,7 +48,7 @@ def test_a_failing_build_shows_as_a_rejected_edit_and_the_watch_goes_on(
 ) -> None:
     """The console's banner follows the watcher: a stage that raises is a rejected edit with
     an `internal-error` issue, and the next edit is applied (the watcher did not die)."""
-    from engine.config import pipeline
+    from engine.loading import pipeline
 
     config = tmp_path / "banking"
     shutil.copytree(BANKING, config)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.config.loader import load_config
 from engine.console.playground import MAX_TEXT, Form, route
 from engine.errors import UsageError
+from engine.loading.loader import load_config
 from engine.routing.router import Router
 
 from .conftest import BANKING

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.config.loader import load_config
 from engine.evaluation.corpus import Row
 from engine.evaluation.sweep import seen_rows, thresholds_of, with_thresholds
+from engine.loading.loader import load_config
 from tests.conftest import CONFIGS
 
 UNKNOWN = Row(2, "what cards do you offer zeppelin marimba quokka", "card_recommendation",

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from engine.config.loader import load_config
 from engine.evaluation.corpus import Row
 from engine.evaluation.sweep import Thresholds, thresholds_of, with_thresholds
 from engine.learning.clean import clean
@@ -22,7 +21,8 @@ from engine.learning.thresholds import (
     UNKNOWN_WORDS,
     choose_thresholds,
 )
-from engine.routing.normalize import Normalizer
+from engine.loading.loader import load_config
+from engine.text.normalize import Normalizer
 from tests.conftest import CONFIGS
 
 

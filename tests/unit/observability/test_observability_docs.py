@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ruamel.yaml import YAML
 
-from engine.observability import catalog
+from engine.metrics import catalog
 
 PAGE = Path(__file__).resolve().parents[3] / "docs" / "operating.md"
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from engine.config.models import ConfigSet
-from engine.config.snapshot import Snapshot, compile_snapshot
+from engine.routing.snapshot import Snapshot, compile_snapshot
 
 Build = Callable[..., Snapshot]
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.config.snapshot import Snapshot
 from engine.routing import Router
 from engine.routing.cases import load_cases, run_case
 from engine.routing.coverage import coverage
+from engine.routing.snapshot import Snapshot
 
 GOOD = """\
 cases:

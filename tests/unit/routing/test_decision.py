@@ -7,9 +7,9 @@ from datetime import datetime, timezone
 
 import pytest
 
-from engine.config.snapshot import Snapshot
 from engine.records.models import HandoffRequest
 from engine.routing import Candidate, Layer, Reason, RouteDecision, Router, RouteRequest
+from engine.routing.snapshot import Snapshot
 
 
 def test_to_dict_is_plain_json(bank: Snapshot) -> None:

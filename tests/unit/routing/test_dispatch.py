@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.config.snapshot import Snapshot
 from engine.routing import Router, RouteRequest
 from engine.routing.conditions import TextView, rule_matches
+from engine.routing.snapshot import Snapshot
 from engine.routing.why import check_rules
 
 Build = Callable[..., Snapshot]

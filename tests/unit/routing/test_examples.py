@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from engine.config.snapshot import Snapshot
 from engine.routing import Layer, Reason, Router, RouteRequest
+from engine.routing.snapshot import Snapshot
 from tests.unit.routing.conftest import Build
 
 AGENTS: list[dict[str, Any]] = [

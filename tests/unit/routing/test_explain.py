@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.config.snapshot import Snapshot
 from engine.routing import Router, RouteRequest
 from engine.routing.explain import headline, render_text
+from engine.routing.snapshot import Snapshot
 from engine.routing.why import check_rules
 
 Build = Callable[..., Snapshot]

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from engine.config.loader import load_config
+from engine.loading.loader import load_config
 from engine.routing import Router, RouteRequest
 from engine.routing.explanation import explain_turn
 from tests.conftest import CONFIGS

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.config.snapshot import Snapshot
 from engine.routing.graph import dot, mermaid, topology
+from engine.routing.snapshot import Snapshot
 
 Build = Callable[..., Snapshot]
 

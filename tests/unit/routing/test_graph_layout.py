@@ -8,11 +8,11 @@ from collections.abc import Callable
 
 import pytest
 
-from engine.config.loader import load_config
-from engine.config.snapshot import Snapshot
+from engine.loading.loader import load_config
 from engine.routing.graph import topology
 from engine.routing.graph_layout import Box, Layout, Link, Point
 from engine.routing.graph_svg import snapshot_layout
+from engine.routing.snapshot import Snapshot
 from tests.conftest import CONFIGS
 
 Build = Callable[..., Snapshot]

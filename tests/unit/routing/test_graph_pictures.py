@@ -12,12 +12,12 @@ from collections.abc import Callable
 import pytest
 from PIL import Image
 
-from engine.config.loader import load_config
-from engine.config.snapshot import Snapshot
+from engine.loading.loader import load_config
 from engine.routing import graph_svg
 from engine.routing.graph import topology
 from engine.routing.graph_png import png
 from engine.routing.graph_svg import frame, html, picture, snapshot_layout, svg
+from engine.routing.snapshot import Snapshot
 from tests.conftest import CONFIGS
 from tests.unit.routing.test_graph import _snapshot
 

@@ -50,3 +50,29 @@ def test_scores_count_distinct_capabilities_per_agent_position() -> None:
     ranking = index.ranking(["cards", "health", "unknown"])
     assert ranking.all() == [1, 0]
     assert ranking.scores == {0: 1, 1: 2}
+
+
+def test_a_phrase_matches_in_any_order_within_three_words_by_default(build) -> None:  # type: ignore[no-untyped-def]
+    snapshot = build(
+        [{"name": "front"}, {"name": "fraud", "capabilities": ["fraud"]}],
+        capabilities={"fraud": ["stolen card"]},
+    )
+    assert snapshot.config.engine.normalization.phrase_window == 3
+    assert snapshot.keyword_index.match("my card was stolen") == {"fraud": ["stolen card"]}
+    assert snapshot.keyword_index.match("a stolen card") == {"fraud": ["stolen card"]}
+
+
+def test_keywords_and_rules_share_the_pipeline(build) -> None:  # type: ignore[no-untyped-def]
+    snapshot = build(
+        [{"name": "front"}, {"name": "fraud", "capabilities": ["fraud"]}],
+        capabilities={"fraud": ["didn't make", "stolen card"]},
+        rules=[{"id": "r", "to": "fraud", "when": {"keywords": {"any": ["card stolen"]}}}],
+        engine={"normalization": {"phrase_window": 3}},
+    )
+    assert snapshot.keyword_index.match("uh I did not make these") == {"fraud": ["didn't make"]}
+    assert snapshot.keyword_index.match("they stole my cards") == {}
+    assert snapshot.keyword_index.match("my cards were stolen") == {"fraud": ["stolen card"]}
+    from engine.routing import Router, RouteRequest
+
+    decision = Router(snapshot).route(RouteRequest("front", "someone STOLE... no, stolen card"))
+    assert decision.rule == "r"

@@ -16,7 +16,7 @@ from engine.config.models import NormalizationSpec
 from engine.routing import features, linear
 from engine.routing.features import ngrams, word_pairs
 from engine.routing.linear import LinearModel, fit_model
-from engine.routing.normalize import Normalizer
+from engine.text.normalize import Normalizer
 
 NORMALIZER = Normalizer(NormalizationSpec())
 TEXTS = {

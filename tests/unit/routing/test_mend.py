@@ -14,11 +14,11 @@ from engine.config.models import (
     ExamplesSpec,
     NormalizationSpec,
 )
-from engine.config.snapshot import compile_snapshot
 from engine.routing import Router, RouteRequest
 from engine.routing.features import LONGEST_WORD
 from engine.routing.mend import MOST_MENDED, mend
-from engine.routing.normalize import Normalizer
+from engine.routing.snapshot import compile_snapshot
+from engine.text.normalize import Normalizer
 
 NORMALIZER = Normalizer(NormalizationSpec())
 KNOWN = {t for text in ("my card", "transfer money", "paid twice", "the account", "a charge")

@@ -16,7 +16,7 @@ from tests.unit.routing.test_linear import corpus
 FIT_AND_ROUTE = """
 from engine.config.models import NormalizationSpec
 from engine.routing import linear
-from engine.routing.normalize import Normalizer
+from engine.text.normalize import Normalizer
 from tests.unit.routing.test_linear import corpus
 calls = []
 real = linear._fit

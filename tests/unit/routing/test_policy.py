@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from engine.config.snapshot import Snapshot
 from engine.errors import RoutingError, UsageError
 from engine.routing import Layer, Reason, Router, RouteRequest
 from engine.routing.policy import round_trips
+from engine.routing.snapshot import Snapshot
 from engine.routing.tables import SMALL, _allow_set
 
 Build = Callable[..., Snapshot]

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.config.snapshot import Snapshot
 from engine.routing import Hop, Layer, Router, RouteRequest
 from engine.routing.policy import round_trips
+from engine.routing.snapshot import Snapshot
 
 Build = Callable[..., Snapshot]
 NAMES = ["a0", "a1", "a2", "a3", "a4"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import dataclasses
 
 from engine.config.models import AgentSpec
-from engine.config.snapshot import Snapshot, build_handoff_map
 from engine.routing import HandoffProvider, Router, RouteRequest
+from engine.routing.snapshot import Snapshot, build_handoff_map
 
 
 def _lookup(provider: HandoffProvider, tool: str) -> str | None:

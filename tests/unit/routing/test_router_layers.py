@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from engine.config.snapshot import Snapshot
 from engine.routing import Layer, Reason, Router, RouteRequest
+from engine.routing.snapshot import Snapshot
 
 Build = Callable[..., Snapshot]
 Parts = tuple[list[dict[str, Any]], dict[str, Any]]

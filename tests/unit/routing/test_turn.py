@@ -6,9 +6,9 @@ from collections.abc import Callable
 
 import pytest
 
-from engine.config.snapshot import Snapshot
 from engine.errors import UsageError
 from engine.routing import Reason, Router, RouteRequest
+from engine.routing.snapshot import Snapshot
 
 Build = Callable[..., Snapshot]
 

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from engine.config.loader import load_config
 from engine.config.models import AgentSpec, ConfigSet, EngineSpec
-from engine.config.snapshot import Snapshot, compile_snapshot
+from engine.loading.loader import load_config
+from engine.routing.snapshot import Snapshot, compile_snapshot
 from tests.patience import wait_until
 
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from engine.config.loader import load_config
 from engine.errors import ConfigError
+from engine.loading.loader import load_config
 from engine.runtime.engine import Engine
 from engine.runtime.reload import Reloader
 from engine.runtime.watch import ConfigWatcher, WatchOptions

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from engine.config import signature
-from engine.config.loader import load_config
 from engine.config.members import MemberCache
 from engine.errors import ConfigError
+from engine.loading.loader import load_config
 from engine.runtime.reload import Reloader
 
 

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 import re2  # type: ignore[import-untyped]
 
-from engine.runtime import engine as engine_module
+from engine.runtime import procedure
 from engine.runtime.async_engine import AsyncEngine
 from engine.runtime.engine import Engine
 from engine.runtime.payloads import check_payload
@@ -155,13 +155,13 @@ def test_async_engine_checks_payloads_on_its_worker_thread_never_on_the_loop(
 ) -> None:
     root = config_set(write_files, {"a": ENTRY, "b": agent_b({"type": "object"})})
     checked_on: list[threading.Thread] = []
-    real = engine_module.check_payload
+    real = procedure.check_payload
 
     def spy(*args: Any, **kwargs: Any) -> Any:
         checked_on.append(threading.current_thread())
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(engine_module, "check_payload", spy)
+    monkeypatch.setattr(procedure, "check_payload", spy)
 
     async def handoffs() -> threading.Thread:
         async with await AsyncEngine.open(root, sweep_interval_s=None) as engine:

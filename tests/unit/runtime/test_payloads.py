@@ -13,11 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.config.loader import load_config
-from engine.config.snapshot import Snapshot
 from engine.errors import HandoffViolation
 from engine.guard import check_handoff_payload
 from engine.guard.contracts import thaw
+from engine.loading.loader import load_config
+from engine.routing.snapshot import Snapshot
 from engine.runtime.payloads import (
     INVALID_PAYLOAD,
     PayloadRefusal,

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from engine.config.loader import load_config
-from engine.config.snapshot import Snapshot
 from engine.errors import ConfigError
+from engine.loading.loader import load_config
+from engine.routing.snapshot import Snapshot
 from engine.runtime import reload
 from engine.runtime.hooks import Event
 from engine.runtime.reload import Reloader, fingerprint

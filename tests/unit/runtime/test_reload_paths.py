@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from engine.config.loader import load_config
 from engine.errors import ConfigError
+from engine.loading.loader import load_config
 from engine.runtime.fileset import look, look_again
 from engine.runtime.reload import Reloader
 from engine.runtime.watch import ConfigWatcher, WatchOptions

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.config.snapshot import Snapshot
 from engine.errors import UsageError
+from engine.routing.snapshot import Snapshot
 from engine.runtime.tools import DEFAULT_PARAMETERS, TOOL_FORMATS, handoff_tools
 
 

@@ -9,8 +9,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from engine.config.loader import load_config
-from engine.config.snapshot import Snapshot
+from engine.loading.loader import load_config
+from engine.routing.snapshot import Snapshot
 from engine.runtime.engine import Engine
 from engine.runtime.hooks import Event
 from engine.runtime.watch import WatchOptions

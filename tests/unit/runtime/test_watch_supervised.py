@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from engine.config import listing, members, pipeline
-from engine.config.loader import load_config
+from engine.config import listing, members
+from engine.loading import pipeline
+from engine.loading.loader import load_config
 from engine.runtime import reload
 from engine.runtime.engine import Engine
 from engine.runtime.reload import Reloader, ReloadResult
@@ -210,7 +211,7 @@ def test_check_reports_a_failing_stage_as_a_located_issue(
 ) -> None:
     """The loader `handoff check` runs: a bug in a file's stage names that file; the others
     are still checked."""
-    from engine.config.loader import check_paths
+    from engine.loading.loader import check_paths
 
     real = members.validate_document
 

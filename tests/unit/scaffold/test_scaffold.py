@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from engine.config.catalog import export_schemas
-from engine.config.loader import check_paths, load_config
 from engine.errors import UsageError
+from engine.loading.loader import check_paths, load_config
 from engine.routing.cases import load_cases, run_case
 from engine.routing.router import Router
 from engine.scaffold import TEMPLATES, Scaffold

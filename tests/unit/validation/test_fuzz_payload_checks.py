@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 
-from engine.config.snapshot import Snapshot
 from engine.errors import UsageError
 from engine.guard.contracts import LISTED_VIOLATIONS, PATH_CHARS, as_contract
+from engine.routing.snapshot import Snapshot
 from engine.runtime.payloads import DETAIL_CHARS, check_payload
 from engine.validation.bounded import MESSAGE_CHARS
 from engine.validation.budget import MAX_UNITS, spending

@@ -13,8 +13,8 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from operator import eq
 
-from engine.config.models import NormalizationSpec
-from engine.routing.speech import CONTRACTIONS, FILLER_PHRASES, FILLERS, SPOKEN, SUFFIXES
+from engine.text.spec import NormalizationSpec
+from engine.text.speech import CONTRACTIONS, FILLER_PHRASES, FILLERS, SPOKEN, SUFFIXES
 
 _WORD = re.compile(r"[^\W_]+")
 _WORD_APOSTROPHE = re.compile(r"[^\W_]+(?:'[^\W_]+)*")

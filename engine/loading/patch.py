@@ -21,9 +21,9 @@ from engine.config.build import Locator
 from engine.config.link import agent_links
 from engine.config.members import Member
 from engine.config.models import AgentSpec
-from engine.config.snapshot import Snapshot
 from engine.config.topology import TopologyMemo, agent_warnings
 from engine.issues import has_errors, sort_key
+from engine.routing.snapshot import Snapshot
 
 
 @dataclass(frozen=True, slots=True)

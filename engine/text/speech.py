@@ -1,7 +1,7 @@
 """English word tables for normalization: contractions (with their apostrophe-less speech
 spellings) and disfluencies (fillers a speech recognizer transcribes).
 
-Data only: `engine.routing.normalize` decides when to apply them.
+Data only: `engine.text.normalize` decides when to apply them.
 """
 
 from __future__ import annotations

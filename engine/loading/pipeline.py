@@ -26,13 +26,13 @@ from engine.config.listing import DEFAULT_CAPS, Caps, SetFiles, list_set
 from engine.config.lookalikes import NameMemo, keyword_issues, lookalike_names
 from engine.config.members import ByName, Member, MemberCache, read_member
 from engine.config.models import AgentSpec, ConfigSet
-from engine.config.patch import Base, VersionMemo, patched
 from engine.config.payloads import OWN_ISSUES
 from engine.config.positions import Document
 from engine.config.read import Source
-from engine.config.snapshot import Snapshot, compile_snapshot
 from engine.config.topology import TopologyMemo, agent_warnings, refused_rules, shadowed_rules
 from engine.issues import Issue, has_errors, sort_key
+from engine.loading.patch import Base, VersionMemo, patched
+from engine.routing.snapshot import Snapshot, compile_snapshot
 
 log = logging.getLogger("engine.config")
 

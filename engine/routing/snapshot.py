@@ -17,7 +17,7 @@ from engine.issues import Issue
 from engine.routing.compiled import RouteTables, compile_tables
 from engine.routing.examples import ExampleIndex, build_example_index
 from engine.routing.index import KeywordIndex, build_keyword_index
-from engine.routing.normalize import normalizer_for
+from engine.text.normalize import normalizer_for
 
 
 class LazyExamples:

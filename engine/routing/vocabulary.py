@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 from engine.config.build import Locator
 from engine.config.positions import Document, PathKey
-from engine.config.snapshot import Snapshot
 from engine.config.topology import handoff_edges
 from engine.issues import Issue
 from engine.routing.index import KeywordIndex
+from engine.routing.snapshot import Snapshot
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,7 @@
 """Public entry points of the config pipeline: load one set, check many, load one document.
 
 `load_config` raises `ConfigError` with every issue; `check_paths` and `load_document` return
-issues instead. All of them run the same stages (see `engine.config.pipeline`).
+issues instead. All of them run the same stages (see `engine.loading.pipeline`).
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ from engine.config.folders import MAX_FOLDER_DEPTH, resolved, walk
 from engine.config.listing import Caps, list_set
 from engine.config.members import MemberCache
 from engine.config.parse import MAX_NODES
-from engine.config.pipeline import load_set
 from engine.config.read import DEFAULT_MAX_BYTES
-from engine.config.snapshot import Snapshot
-from engine.config.vocabulary import vocabulary_warnings
 from engine.errors import ConfigError
 from engine.issues import Issue, Severity, sort_key
+from engine.loading.pipeline import load_set
+from engine.routing.snapshot import Snapshot
+from engine.routing.vocabulary import vocabulary_warnings
 
 ROOT_FILE = "engine.yaml"
 CASES_FILES = ("cases.yaml", "cases.yml")

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.config.loader import check_paths, load_config, load_document
 from engine.errors import ConfigError
+from engine.loading.loader import check_paths, load_config, load_document
 from tests.conftest import CONFIGS
 from tests.unit.config.helpers import config_set
 
