@@ -23,10 +23,10 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from engine.config.incremental.look import scan
 from engine.config.loader import check_paths, load_config, set_members
 from engine.config.parse import parse_text
 from engine.errors import ConfigError
-from engine.runtime.fileset import scan
 from tests.sandbox import RecordingServer, deadline, watch
 
 SECRET = "SECRET-0f1e2d3c"

@@ -9,12 +9,13 @@ from typing import Any
 
 import pytest
 
+from engine.config.incremental.look import fingerprint
 from engine.config.loader import load_config
 from engine.config.snapshot import Snapshot
 from engine.errors import ConfigError
 from engine.runtime import reload
 from engine.runtime.hooks import Event
-from engine.runtime.reload import Reloader, fingerprint
+from engine.runtime.reload import Reloader
 
 
 def counting_loader(calls: list[Path]) -> Any:

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
+from engine.config.incremental.look import look, look_again
 from engine.config.loader import load_config
 from engine.errors import ConfigError
-from engine.runtime.fileset import look, look_again
 from engine.runtime.reload import Reloader
 from engine.runtime.watch import ConfigWatcher, WatchOptions
 
