@@ -18,7 +18,6 @@ from engine.config.include import (
     leads_outside,
     outside_issue,
 )
-from engine.config.members import MemberCache
 from engine.config.parse import MAX_NODES
 from engine.config.positions import Document
 from engine.config.read import DEFAULT_MAX_BYTES, Source
@@ -59,22 +58,12 @@ class SetFiles:
 
 
 def list_set(
-    engine_path: Path, display: str, caps: Caps, *, cache: MemberCache | None = None,
-    checked: bool = False,
+    engine_path: Path, display: str, caps: Caps, *, scanned: set[str] | None = None
 ) -> SetFiles:
-    """Read the root file and expand its includes; reads no other file. With `cache`, the
-    listing is reused while the root file and the folders its globs looked into are
-    unchanged (`checked`: a look at the set has just compared them)."""
-    key = (str(engine_path), display, caps)
-    listed = cache.listing(key, checked=checked) if cache is not None else None
-    if isinstance(listed, SetFiles):
-        return listed
-    scanned: set[str] = set()
-    listed = _list(engine_path, display, caps, scanned)
-    if cache is not None:
-        kept = listed if listed.root is not None else None
-        cache.keep_listing(key, [str(engine_path), *sorted(scanned)], kept)
-    return listed
+    """Read the root file and expand its includes; reads no other file. `scanned` (when
+    given) receives every folder the include globs looked into: what may change the
+    listing besides the root file."""
+    return _list(engine_path, display, caps, scanned if scanned is not None else set())
 
 
 def _list(engine_path: Path, display: str, caps: Caps, scanned: set[str]) -> SetFiles:

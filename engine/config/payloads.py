@@ -8,17 +8,19 @@ Per document, no other file looked at. Documents of the other kinds have no such
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.config.agent_runtime import spelling_conflicts
 from engine.config.codes import issue
-from engine.config.members import Payload
 from engine.config.positions import Document, PathKey, json_path
 from engine.issues import Issue
 from engine.validation.audit import schema_findings
 from engine.validation.cost import cost_findings
 from engine.validation.metaschema import schema_error
 
+Payload = Callable[[Document], list[Issue]]
+"""The own checks of one document kind: the problems a valid document still has."""
 _FINDING_CODES = {"ref": "schema-ref", "pattern": "unsupported-pattern", "loop": "schema-loop",
                   "cost": "schema-cost"}
 

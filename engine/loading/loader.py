@@ -17,16 +17,15 @@ from engine.config.codes import issue
 from engine.config.document import read_document
 from engine.config.folders import MAX_FOLDER_DEPTH, resolved, walk
 from engine.config.listing import Caps, list_set
-from engine.config.members import MemberCache
 from engine.config.parse import MAX_NODES
 from engine.config.read import DEFAULT_MAX_BYTES
+from engine.config.root import ROOT_FILE, files_of, required_root, set_root
 from engine.errors import ConfigError
 from engine.issues import Issue, Severity, sort_key
-from engine.loading.pipeline import load_set
+from engine.loading.pipeline import Loaded, load_set
 from engine.routing.snapshot import Snapshot
 from engine.routing.vocabulary import vocabulary_warnings
 
-ROOT_FILE = "engine.yaml"
 CASES_FILES = ("cases.yaml", "cases.yml")
 """A set's own routing cases, beside its root file: `handoff test` runs the first found, and
 `handoff check` checks it with the set."""
@@ -55,13 +54,12 @@ class CheckResult:
         return bool(self.issues) if strict else bool(self.errors)
 
 
-def _root_of(path: Path, display: str) -> tuple[Path, str] | None:
-    if os.path.isdir(path):  # False, not an error, for paths the OS refuses
-        candidate = path / ROOT_FILE
-        if not os.path.lexists(candidate):
-            return None
-        return candidate, str(PurePath(display) / ROOT_FILE)
-    return path, display
+def snapshot_of(loaded: Loaded) -> Snapshot:
+    """The snapshot of a load, or `ConfigError` listing every issue it found."""
+    snapshot, issues = loaded
+    if snapshot is None:
+        raise ConfigError(issues)
+    return snapshot
 
 
 def load_config(
@@ -69,23 +67,14 @@ def load_config(
     *,
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_nodes: int = MAX_NODES,
-    cache: MemberCache | None = None,
 ) -> Snapshot:
     """Load the config set whose root is `path` (an engine.yaml, or a folder holding one).
 
     Raises ConfigError listing every issue; warnings of a good load are in `snapshot.warnings`.
     `max_bytes` and `max_nodes` cap each file (as `handoff check --max-bytes/--max-nodes`).
-    `cache` (hot reload passes one) keeps each file's result by content between loads.
     """
-    display = os.fspath(path)
-    found = _root_of(Path(display), display)
-    if found is None:
-        message = f"no {ROOT_FILE} in this folder"
-        raise ConfigError([issue(display, (0, 0), "", "no-config", message)])
-    snapshot, issues = load_set(found[0], found[1], caps=Caps(max_bytes, max_nodes), cache=cache)
-    if snapshot is None:
-        raise ConfigError(issues)
-    return snapshot
+    engine_path, display = required_root(path)
+    return snapshot_of(load_set(engine_path, display, caps=Caps(max_bytes, max_nodes)))
 
 
 def set_members(
@@ -93,19 +82,14 @@ def set_members(
     *,
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_nodes: int = MAX_NODES,
-    cache: MemberCache | None = None,
 ) -> list[Path]:
     """The files `load_config(path)` would read, without reading them: the root file, then
     every included file inside the set's folder ([] when there is no root file). Hot reload
     watches and fingerprints exactly these, so it and `handoff check` agree on the set."""
-    display = os.fspath(path)
-    found = _root_of(Path(display), display)
+    found = set_root(path)
     if found is None:
         return []
-    listed = list_set(found[0], found[1], Caps(max_bytes, max_nodes), cache=cache)
-    if listed.outside:
-        return []
-    return [found[0], *(Path(item.path) for item in listed.included)]
+    return files_of(found[0], list_set(found[0], found[1], Caps(max_bytes, max_nodes)))
 
 
 def find_roots(

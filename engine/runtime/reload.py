@@ -16,12 +16,14 @@ from typing import Literal
 
 from engine.config.codes import internal_issue
 from engine.config.heap import collector_paused
-from engine.config.members import MemberCache
 from engine.errors import ConfigError
 from engine.issues import Issue
+from engine.loading.incremental.loader import load_again
+from engine.loading.incremental.look import Digests, Look, look, look_again
+from engine.loading.incremental.memory import ReloadMemory
 from engine.routing.snapshot import Snapshot
-from engine.runtime.fileset import Digests, FileState, Look, look, look_again, scan, wait_quiet
 from engine.runtime.hooks import Event, Hooks
+from engine.runtime.settle import wait_quiet
 
 log = logging.getLogger("engine.reload")
 
@@ -77,25 +79,13 @@ def config_root(path: str | Path) -> Path:
     return path if path.is_dir() else path.parent
 
 
-def fingerprint(path: Path) -> str:
-    """Hash of the files of the set rooted at `path`: their names and bytes."""
-    return scan(path).content
-
-
-def cached_loader(cache: MemberCache) -> Loader:
-    """`load_config` with a cache of per-file results: a reload reads, parses, validates and
-    builds only the files whose content changed."""
-    from engine.loading.loader import load_config
-
-    return lambda path: load_config(path, cache=cache)
-
-
 class Reloader:
     """Holds the serving snapshot of one config set and replaces it only with a valid one.
 
     The first load happens in the constructor and raises `ConfigError` if the config is
     invalid: a runtime must not start on a broken config. `current` is a plain attribute read,
-    safe from any thread; reloads are serialized.
+    safe from any thread; reloads are serialized. Without `load`, each load is `load_again`
+    with this reloader's memory and the look just taken (only what changed is redone).
     """
 
     def __init__(
@@ -108,8 +98,8 @@ class Reloader:
     ) -> None:
         self.path = Path(path)
         self.root = config_root(self.path)
-        self._cache = MemberCache()
-        self._load = load or cached_loader(self._cache)
+        self._memory = ReloadMemory()
+        self._load = load
         self._hooks = hooks or Hooks()
         self._clock = clock
         self._lock = threading.Lock()
@@ -118,10 +108,10 @@ class Reloader:
         self._digests: Digests = {}
         self._look: Look | None = None
         self._looking = threading.Lock()
-        before = self._scan()
+        seen = self._scan()
         with collector_paused(freeze=True):
-            self._current = self._load(self.path).warm()
-        after = self._scan()
+            self._current = self._loaded(seen).warm()
+        before, after = seen.state(), self._scan().state()
         self._folders = after.folders
         unstable = after.stats != before.stats
         self._last_fingerprint = "changed-during-build" if unstable else before.content
@@ -170,16 +160,18 @@ class Reloader:
         changed: Collection[str] | None,
     ) -> _Candidate | None:
         deadline = time.monotonic() + max(MAX_SETTLE_WAIT_S, 4 * settle_s)
-        state = self._scan(changed)
+        seen = self._scan(changed)
+        state = seen.state()
         for loads in itertools.count(1):
             self._folders = state.folders
             if state.content == self._last_fingerprint and not force:
                 return None
-            snapshot, issues = self._try_load()
+            snapshot, issues = self._try_load(seen)
             bound = deadline if loads >= MIN_LOADS else math.inf  # a wait is at most settle_s
             if not wait_quiet(state, settle_s, deadline=bound):
                 break
-            again = self._scan(changed)
+            seen = self._scan(changed)
+            again = seen.state()
             if again.stats == state.stats:
                 duration = time.perf_counter() - started
                 return _Candidate(generation, state.content, snapshot, issues, duration)
@@ -190,21 +182,27 @@ class Reloader:
                  self._current.version)
         return None
 
-    def _scan(self, changed: Collection[str] | None = None) -> FileState:
+    def _scan(self, changed: Collection[str] | None = None) -> Look:
         """One look at the set: at the `changed` files only when that is enough (see
         `look_again`), else at every file."""
         with self._looking:  # one look at a time: the kept look is always the latest
             last = self._look
             seen = None if last is None or changed is None else look_again(last, changed)
             if seen is None:
-                seen = look(self.path, digests=self._digests, cache=self._cache, last=last)
+                seen = look(self.path, digests=self._digests, memory=self._memory, last=last)
             self._look = seen
-            return seen.state(self._cache)
+            return seen
 
-    def _try_load(self) -> tuple[Snapshot | None, tuple[Issue, ...]]:
+    def _loaded(self, seen: Look) -> Snapshot:
+        """The set loaded by the given loader, or again with the memory and the look `seen`."""
+        if self._load is not None:
+            return self._load(self.path)
+        return load_again(self._memory, self.path, seen)
+
+    def _try_load(self, seen: Look) -> tuple[Snapshot | None, tuple[Issue, ...]]:
         try:
             with collector_paused(freeze=True):
-                snapshot = self._load(self.path).warm()
+                snapshot = self._loaded(seen).warm()
         except ConfigError as error:
             if any(found.code == "internal-error" for found in error.issues):
                 self._forget()
@@ -223,7 +221,7 @@ class Reloader:
         return internal_issue(str(self.path), error)
 
     def _forget(self) -> None:
-        self._cache.clear()
+        self._memory.clear()
         with self._looking:
             self._look, self._digests = None, {}
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import logging
 import os
 import threading
@@ -77,6 +78,9 @@ def _identity(folders: tuple[Path, ...]) -> tuple[tuple[Path, int, int] | None, 
     return tuple(found)
 
 
+WATCH_BACKEND = "anyio._backends._asyncio"
+"""The module `watchfiles.awatch` imports (through anyio) on its first use, on the calling
+loop: tens of milliseconds of module code, so the async form imports it on a thread first."""
 EVERY_FILE: frozenset[str] = frozenset()
 """What a wake-up that must look at every file of the set reports as changed."""
 
@@ -217,6 +221,8 @@ class ConfigWatcher:
 
     async def arun(self, stop: asyncio.Event) -> None:
         """Watch until `stop` is set. Parsing runs on a worker thread; the swap on the loop."""
+        with switch_interval_lowered(self.options.switch_interval_s):
+            await asyncio.to_thread(import_watch_backend)
         while not stop.is_set():
             if not await self._await_folder(stop):
                 return
@@ -282,3 +288,10 @@ class ConfigWatcher:
             except asyncio.TimeoutError:
                 continue
         return not stop.is_set()
+
+
+def import_watch_backend() -> None:
+    """Import `WATCH_BACKEND` (off the loop: see there); a release of anyio that names it
+    otherwise has it imported on the loop as before."""
+    with contextlib.suppress(ImportError):
+        importlib.import_module(WATCH_BACKEND)

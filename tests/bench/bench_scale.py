@@ -8,8 +8,10 @@ generated agents):
 - `Engine()` build time and memory (a fresh process; memory over the same process before the
   build), beside the check-jsonschema figures;
 - edit -> serving for one changed agent file with the thread watcher, beside the cold build;
-- the worst event-loop stall while the async watcher reloads that edit, beside an idle loop
-  probed the same way in the same process just before.
+- the voice-turn budget (`voice_turn.py`): the worst stall a 1 ms probe task on the caller's
+  loop sees while `async with engine.watcher()` starts and while one-file edits of each kind
+  of file (engine.yaml, routing, capabilities, an agent) reload, beside the idle loop probed
+  the same way in the same process just before.
 
 Each measure runs in its own process; commands run with bytecode caches, as installed (see
 `bench_check.USER_ENV`), after one untimed run. Never asserts times.
@@ -83,49 +85,6 @@ path.write_text(original, encoding="utf-8")
 print(json.dumps({"cold_s": cold, "latencies": latencies}))
 """
 
-STALL = """
-import asyncio, json, os, sys, time
-from pathlib import Path
-from engine.runtime.reload import Reloader
-from engine.runtime.watch import ConfigWatcher
-folder, reloads, wait = Path(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
-path = folder / "agents" / "agent_0005.yaml"
-original = path.read_text(encoding="utf-8")
-
-async def probe(lags, stop):
-    while not stop.is_set():
-        started = time.perf_counter()
-        await asyncio.sleep(0.001)
-        lags.append(time.perf_counter() - started - 0.001)
-
-async def main():
-    reloader = Reloader(folder)
-    await asyncio.sleep(wait)
-    idle, busy, stop = [], [], asyncio.Event()
-    task = asyncio.create_task(probe(idle, stop))
-    await asyncio.sleep(3.0)
-    stop.set(); await task
-    stop = asyncio.Event()
-    async with ConfigWatcher(reloader) as watcher:
-        while not watcher.ready.is_set():
-            await asyncio.sleep(0.01)
-        task = asyncio.create_task(probe(busy, stop))
-        for n in range(1, reloads + 1):
-            before = reloader.stats.applied
-            temp = path.with_name(".agent_0005.yaml.swp")
-            temp.write_text(original.replace("Generated agent", f"Stall {n} of agent"), "utf-8")
-            os.replace(temp, path)
-            while reloader.stats.applied == before:
-                await asyncio.sleep(0.001)
-            await asyncio.sleep(0.05)
-        stop.set(); await task
-    path.write_text(original, encoding="utf-8")
-    print(json.dumps({"idle": idle, "busy": busy}))
-
-asyncio.run(main())
-"""
-
-
 def run_json(script: str, *args: str) -> dict[str, object]:
     out = subprocess.run(
         [sys.executable, "-c", script, *args], capture_output=True, text=True, check=True
@@ -180,13 +139,23 @@ def bench_edit(folder: Path, edits: int) -> None:
           f"{cold * 1000:7.0f} ms   ratio {pct(latencies, .5) / cold:.3f}x")
 
 
-def bench_stall(folder: Path, reloads: int) -> None:
-    found = run_json(STALL, str(folder), str(reloads), str(RACY_WAIT_S))
-    idle = [float(v) * 1000 for v in found["idle"]]  # type: ignore[attr-defined]
-    busy = [float(v) * 1000 for v in found["busy"]]  # type: ignore[attr-defined]
-    print(f"  loop stall       worst {max(busy):6.1f} ms, p99 {pct(busy, .99):5.1f} ms over "
-          f"{reloads} reloads   idle loop worst {max(idle):5.1f} ms, p99 {pct(idle, .99):5.1f} "
-          f"ms   worst over idle worst {max(busy) / max(max(idle), 1e-3):.1f}x")
+def bench_stall(folder: Path, edits: int) -> None:
+    """The voice-turn budget as a caller's loop sees it (see `voice_turn.py`): a 1 ms probe's
+    worst and p99 lateness while the watcher starts and while each kind of file is edited,
+    beside the same probe on the idle loop of the same process just before."""
+    out = subprocess.run(
+        [sys.executable, str(Path(__file__).with_name("voice_turn.py")), str(folder),
+         "--edits", str(edits), "--wait-s", str(RACY_WAIT_S)],
+        capture_output=True, text=True, check=True,
+    )
+    found = json.loads(out.stdout.strip().splitlines()[-1])
+    idle = found.pop("idle loop")
+    print(f"  loop stall (1 ms probe on the caller's loop)   idle loop worst "
+          f"{idle['worst_ms']:5.1f} ms, p99 {idle['p99_ms']:4.1f} ms")
+    for phase, seen in found.items():
+        what = phase if phase == "watcher start" else f"{edits} edits of {phase}"
+        print(f"    {what:28s} worst {seen['worst_ms']:5.1f} ms, p99 {seen['p99_ms']:4.1f} ms"
+              f"   worst over idle worst {seen['worst_ms'] / max(idle['worst_ms'], 1e-3):.1f}x")
 
 
 def main() -> None:
@@ -194,7 +163,8 @@ def main() -> None:
     parser.add_argument("--sizes", default="100,1000,10000")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each check command")
     parser.add_argument("--edits", type=int, default=5, help="edits timed per size")
-    parser.add_argument("--reloads", type=int, default=10, help="reloads under the loop probe")
+    parser.add_argument("--reloads", type=int, default=5,
+                        help="edits of each kind of file under the loop probe")
     parser.add_argument("--startups", type=int, default=10, help="start-up pairs timed")
     args = parser.parse_args()
     bench_startup(args.startups)

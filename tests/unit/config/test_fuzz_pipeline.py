@@ -25,8 +25,8 @@ from hypothesis import strategies as st
 
 from engine.config.parse import parse_text
 from engine.errors import ConfigError
+from engine.loading.incremental.look import scan
 from engine.loading.loader import check_paths, load_config, set_members
-from engine.runtime.fileset import scan
 from tests.sandbox import RecordingServer, deadline, watch
 
 SECRET = "SECRET-0f1e2d3c"

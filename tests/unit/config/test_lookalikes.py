@@ -13,10 +13,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.config import lookalikes
-from engine.config.members import MemberCache
 from engine.config.skeleton import DEFAULT_IGNORABLE, invisible, lookalike_keys
+from engine.errors import ConfigError
+from engine.loading.incremental.loader import load_again
+from engine.loading.incremental.memory import ReloadMemory
 from engine.loading.loader import check_paths, load_config
-from engine.loading.pipeline import load_set
 from tests.unit.config.helpers import ENGINE, config_set
 
 Write = Callable[[dict[str, str]], Path]
@@ -196,8 +197,8 @@ def test_a_reload_skips_names_that_were_clean_and_are_unchanged(
     write_files: Write, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = config_set(write_files, {"a": ENTRY, "b": desk("b", "go_b"), "c": desk("c")})
-    cache = MemberCache()
-    assert load_set(root / "engine.yaml", "engine.yaml", cache=cache)[0] is not None
+    memory = ReloadMemory()
+    load_again(memory, root)
     seen: list[str] = []
 
     def counted(text: str) -> tuple[str, str]:
@@ -206,8 +207,9 @@ def test_a_reload_skips_names_that_were_clean_and_are_unchanged(
 
     monkeypatch.setattr(lookalikes, "lookalike_keys", counted)
     (root / "routing.yaml").write_text("rules: []\nfallback: a\n", encoding="utf-8")
-    assert load_set(root / "engine.yaml", "engine.yaml", cache=cache)[0] is not None
+    load_again(memory, root)
     assert sorted(seen) == ["first", "second"]  # the keywords only: no name changed
     (root / "agents" / "c.yaml").write_text(desk("B"), encoding="utf-8")
-    snapshot, issues = load_set(root / "engine.yaml", "engine.yaml", cache=cache)
-    assert snapshot is None and [i.code for i in issues] == ["lookalike-name"]
+    with pytest.raises(ConfigError) as error:
+        load_again(memory, root)
+    assert [i.code for i in error.value.issues] == ["lookalike-name"]

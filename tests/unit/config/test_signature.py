@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from engine.config import signature
-from engine.config.listing import Caps, list_set
-from engine.config.members import MemberCache
+from engine.config.listing import Caps
 from engine.config.signature import signatures, still
+from engine.loading.incremental.loader import listed_again
+from engine.loading.incremental.memory import ReloadMemory
 from tests.unit.config.helpers import ENGINE
 
 WRITTEN_NOW = 3600.0
@@ -55,10 +56,11 @@ def test_a_listing_kept_while_its_root_was_racy_is_used_once_the_root_aged(
     (tmp_path / "agents").mkdir()
     (tmp_path / "agents" / "a.yaml").write_text("name: a\n", "utf-8")
     (tmp_path / "engine.yaml").write_text(ENGINE, "utf-8")
-    cache = MemberCache()
+    memory = ReloadMemory()
     monkeypatch.setattr(signature, "RACY_S", WRITTEN_NOW)
-    first = list_set(tmp_path / "engine.yaml", "engine.yaml", Caps(), cache=cache)
+    first = listed_again(memory, tmp_path / "engine.yaml", "engine.yaml", Caps())
     monkeypatch.setattr(signature, "RACY_S", LONG_AGO)
-    assert list_set(tmp_path / "engine.yaml", "engine.yaml", Caps(), cache=cache) is first
+    assert listed_again(memory, tmp_path / "engine.yaml", "engine.yaml", Caps()) == first
     (tmp_path / "engine.yaml").write_text(ENGINE.replace("name: t", "name: u"), "utf-8")
-    assert list_set(tmp_path / "engine.yaml", "engine.yaml", Caps(), cache=cache) is not first
+    again = listed_again(memory, tmp_path / "engine.yaml", "engine.yaml", Caps())
+    assert again.number != first.number

@@ -7,7 +7,7 @@ import hashlib
 import pytest
 
 from engine.config.members import Member
-from engine.loading.patch import VersionMemo
+from engine.loading.incremental.patch import VersionMemo
 from engine.loading.pipeline import content_version
 
 
@@ -29,23 +29,23 @@ def _expected(root: bytes, members: list[Member]) -> str:
     {5: None, 6: "again"},
 ])
 def test_a_kept_version_equals_a_fresh_one(changes: dict[int, str | None]) -> None:
-    listed, root = object(), hashlib.sha256(b"root").digest()
+    listing, root = 1, hashlib.sha256(b"root").digest()
     names = [f"agents/{name}.yaml" for name in "hgfedcba"]  # not in name order
     members = [_member(name, name) for name in names]
     memo = VersionMemo()
-    assert memo.version(listed, "engine.yaml", root, members) == _expected(root, members)
+    assert memo.version(listing, "engine.yaml", root, members) == _expected(root, members)
     members = [_member(names[n], text) if n in changes else member
                for n, member in enumerate(members)
                for text in [changes.get(n)]]
-    assert memo.version(listed, "engine.yaml", root, members) == _expected(root, members)
+    assert memo.version(listing, "engine.yaml", root, members) == _expected(root, members)
     members[1] = _member(names[1], "once more")
-    assert memo.version(listed, "engine.yaml", root, members) == _expected(root, members)
+    assert memo.version(listing, "engine.yaml", root, members) == _expected(root, members)
 
 
 def test_files_of_one_name_are_versioned_in_full() -> None:
-    listed, root = object(), hashlib.sha256(b"root").digest()
+    listing, root = 1, hashlib.sha256(b"root").digest()
     members = [_member("agents/a.yaml", "1"), _member("agents/a.yaml", "2")]
     memo = VersionMemo()
-    assert memo.version(listed, "engine.yaml", root, members) == _expected(root, members)
+    assert memo.version(listing, "engine.yaml", root, members) == _expected(root, members)
     members[0] = _member("agents/a.yaml", "3")
-    assert memo.version(listed, "engine.yaml", root, members) == _expected(root, members)
+    assert memo.version(listing, "engine.yaml", root, members) == _expected(root, members)

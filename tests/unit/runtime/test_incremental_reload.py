@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from engine.config import signature
-from engine.config.members import MemberCache
 from engine.errors import ConfigError
+from engine.loading.incremental.loader import load_again
+from engine.loading.incremental.memory import ReloadMemory
 from engine.loading.loader import load_config
 from engine.runtime.reload import Reloader
 
@@ -50,14 +51,14 @@ def test_a_reload_result_equals_a_cold_load(config_folder: Any) -> None:
 
 
 def test_files_gone_from_the_set_leave_the_cache(tmp_path: Path, config_folder: Any) -> None:
-    cache = MemberCache()
-    load_config(config_folder.path, cache=cache)
-    files = {key[1] for key in cache.entries}
+    memory = ReloadMemory()
+    load_again(memory, config_folder.path)
+    files = {key.file for key in memory.members}
     assert any(file.endswith("concierge.yaml") for file in files)
     (config_folder.path / "agents" / "concierge.yaml").unlink()
-    with contextlib.suppress(ConfigError):  # the set is invalid now; the cache is checked
-        load_config(config_folder.path, cache=cache)
-    assert not any(key[1].endswith("concierge.yaml") for key in cache.entries)
+    with contextlib.suppress(ConfigError):  # the set is invalid now; the memory is checked
+        load_again(memory, config_folder.path)
+    assert not any(key.file.endswith("concierge.yaml") for key in memory.members)
 
 
 def test_a_build_leaves_the_collector_as_it_was_and_the_snapshot_frozen(
@@ -125,11 +126,11 @@ def test_reloads_report_what_a_cold_load_reports(
 
 def test_an_unchanged_agents_link_results_are_reused(config_folder: Any) -> None:
     _edit(config_folder.path, "claims", "peers: [concierge", "peers: [ghost, concierge")
-    cache = MemberCache()
+    memory = ReloadMemory()
     found = []
     for _ in range(2):
         with pytest.raises(ConfigError) as error:
-            load_config(config_folder.path, cache=cache)
+            load_again(memory, config_folder.path)
         found.append([i for i in error.value.issues if i.code == "unknown-agent"])
     assert len(found[0]) == 1 and found[1][0] is found[0][0]
 

@@ -10,11 +10,12 @@ from typing import Any
 import pytest
 
 from engine.errors import ConfigError
+from engine.loading.incremental.look import fingerprint
 from engine.loading.loader import load_config
 from engine.routing.snapshot import Snapshot
 from engine.runtime import reload
 from engine.runtime.hooks import Event
-from engine.runtime.reload import Reloader, fingerprint
+from engine.runtime.reload import Reloader
 
 
 def counting_loader(calls: list[Path]) -> Any:

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from engine.errors import ConfigError
+from engine.loading.incremental.look import look, look_again
 from engine.loading.loader import load_config
-from engine.runtime.fileset import look, look_again
 from engine.runtime.reload import Reloader
 from engine.runtime.watch import ConfigWatcher, WatchOptions
 

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import sys
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from engine.loading.loader import load_config
 from engine.routing.snapshot import Snapshot
+from engine.runtime import watch
 from engine.runtime.engine import Engine
 from engine.runtime.hooks import Event
 from engine.runtime.watch import WatchOptions
@@ -130,3 +134,27 @@ def test_builds_run_with_a_short_switch_interval_that_is_restored(config_folder:
     assert seen[1:] == [0.0007, before]  # lowered only while the async build ran
     assert sys.getswitchinterval() == before
     engine.close()
+
+
+def test_what_the_watch_imports_on_first_use_is_imported_off_the_loop(
+    config_folder: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """watchfiles' first `awatch` imports anyio's asyncio backend: tens of milliseconds of module
+    code that would stall the caller's loop while the watcher starts. It is imported on a worker
+    thread first, and it is the module the watch needs."""
+    assert watch.WATCH_BACKEND in sys.modules or importlib.util.find_spec(watch.WATCH_BACKEND)
+    threads: list[int] = []
+    imported = watch.import_watch_backend
+    monkeypatch.setattr(watch, "import_watch_backend",
+                        lambda: (threads.append(threading.get_ident()), imported())[1])
+    engine = Engine(config_folder.path)
+
+    async def main() -> int:
+        async with engine.watcher(options=FAST) as watcher:
+            await until(watcher.ready.is_set, "the watch to start")
+        return threading.get_ident()
+
+    loop_thread = asyncio.run(main())
+    engine.close()
+    assert threads and loop_thread not in threads
+    assert watch.WATCH_BACKEND in sys.modules

@@ -14,6 +14,7 @@ import pytest
 
 from engine.config import listing, members
 from engine.loading import pipeline
+from engine.loading.incremental import loader
 from engine.loading.loader import load_config
 from engine.runtime import reload
 from engine.runtime.engine import Engine
@@ -60,16 +61,16 @@ def _edit_root(folder: ConfigFolder, target: str, text: str) -> None:
 STAGES: dict[str, tuple[Any, tuple[str, ...], Callable[..., None]]] = {
     # stage: (module, names replaced by the failing stand-in, the edit that reaches the stage)
     "look": (reload, ("look", "look_again"), _edit_set),
-    "read": (members, ("read_source",), _edit_set),
+    "read": (loader, ("read_source",), _edit_set),
     "parse": (members, ("parse_text",), _edit_set),
     "validate": (members, ("validate_document",), _edit_set),
     "include": (listing, ("expand_includes",), _edit_root),
-    "build-agent": (pipeline, ("build_agent",), _edit_set),
+    "build-agent": (members, ("build_agent",), _edit_set),
     "build-set": (pipeline, ("build_config",), _edit_set),
     "link": (pipeline, ("link_config",), _edit_set),
     "topology": (pipeline, ("shadowed_rules", "agent_warnings"), _edit_set),
     "compile": (pipeline, ("compile_snapshot",), _edit_set),
-    "patch": (pipeline, ("patched",), lambda folder, _target, text: _edit_agent(folder, text)),
+    "patch": (loader, ("patched",), lambda folder, _target, text: _edit_agent(folder, text)),
     "settle": (reload, ("wait_quiet",), _edit_set),
     "swap": (Reloader, ("_swap",), _edit_set),
 }

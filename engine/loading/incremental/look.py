@@ -1,6 +1,7 @@
 """The files of the config set a runtime serves, as hot reload sees them: exactly the files the
-loader reads (`set_members`), read the loader's way (regular files under the size cap, never
-blocking), hashed, and watched until they have been quiet long enough to build.
+loader reads (its listing), read the loader's way (regular files under the size cap, never
+blocking) and hashed. A look tells whether anything changed; the look is then handed to the
+load (`load_again`), which trusts its stat keys and hashes instead of taking them again.
 
 Never walks the folder and never follows a link out of it; never parses beyond the root file.
 """
@@ -11,16 +12,18 @@ import hashlib
 import os
 import stat
 import struct
-import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Generic, TypeVar
 
-from engine.config.members import MemberCache
+from engine.config.listing import Caps, list_set
+from engine.config.parse import MAX_NODES
 from engine.config.read import DEFAULT_MAX_BYTES, read_bytes
+from engine.config.root import files_of, set_root
 from engine.config.signature import key_of, settled
-from engine.loading.loader import set_members
+from engine.loading.incremental.keys import Listing
+from engine.loading.incremental.loader import listed_again
+from engine.loading.incremental.memory import ReloadMemory
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +42,6 @@ Digests = dict[str, tuple[tuple[int, ...], bytes]]
 """Path -> (stat key, content digest) of the files read by earlier scans."""
 _STAT = struct.Struct("<QQqqq")
 _GONE = (0, 0, -1, -1, -1)
-T = TypeVar("T")
 
 
 def _keys(paths: list[str]) -> tuple[list[tuple[int, ...]], bool]:
@@ -74,14 +76,13 @@ class _Names:
     names: list[str]
     listed: bytes
     folders: tuple[Path, ...]
-    index: dict[str, int]
     where: dict[str, int] | None = None
 
     @classmethod
     def of(cls, names: list[str]) -> _Names:
         listed = "\0".join(names).encode("utf-8", "surrogateescape") + b"\0\0"
         folders = tuple(Path(f) for f in sorted({n.rpartition(os.sep)[0] for n in names}))
-        return cls(names, listed, folders, {name: n for n, name in enumerate(names)})
+        return cls(names, listed, folders)
 
     def position(self, path: str) -> int | None:
         """Where `path` (absolute, as the watcher reports it) is among the files."""
@@ -91,26 +92,15 @@ class _Names:
         return self.where.get(path)
 
 
-class _ByName(Generic[T]):
-    """A column of a look read by file name (what `MemberCache.hint` takes), without a dict."""
-
-    __slots__ = ("_index", "_values")
-
-    def __init__(self, index: dict[str, int], values: Sequence[T]) -> None:
-        self._index, self._values = index, values
-
-    def get(self, name: str) -> T | None:
-        position = self._index.get(name)
-        return None if position is None else self._values[position]
-
-
 @dataclass(slots=True)
 class Look:
     """One look at every file of the set, kept so that the next look, told which files changed
     (the watcher's reported paths), stats and reads only those: each file's stat key (also
-    packed, for the stats hash; `_GONE` when there was nothing to stat, None for the member
-    cache) and content hash. `shared`: two files are one inode, or a file is a symbolic link;
-    a write is then reported for one name only (the other file's, or the link target's)."""
+    packed, for the stats hash; `_GONE` when there was nothing to stat, None for the load)
+    and content hash. `shared`: two files are one inode, or a file is a symbolic link; a write
+    is then reported for one name only (the other file's, or the link target's). `listing`:
+    the reload memory's listing the files came from (the root file first, then its included
+    files in order), None for a look without a memory."""
 
     files: _Names
     keys: list[tuple[int, ...] | None]
@@ -118,19 +108,17 @@ class Look:
     contents: list[bytes]
     newest: float
     shared: bool
+    listing: Listing | None = None
 
     @property
     def names(self) -> list[str]:
         return self.files.names
 
-    def state(self, cache: MemberCache | None) -> FileState:
-        """Hashes of this look (see `FileState`); gives `cache` the stat keys and hashes."""
+    def state(self) -> FileState:
+        """Hashes of this look (see `FileState`)."""
         listed = self.files.listed
         content = hashlib.sha256(listed + b"".join(self.contents)).hexdigest()
         stats = hashlib.sha256(listed + self.packed).hexdigest()
-        if cache is not None:
-            index = self.files.index
-            cache.hint(_ByName(index, self.keys), _ByName(index, self.contents))
         return FileState(content, stats, self.newest, self.files.folders)
 
 
@@ -139,18 +127,19 @@ def look(
     *,
     max_bytes: int = DEFAULT_MAX_BYTES,
     digests: Digests | None = None,
-    cache: MemberCache | None = None,
+    memory: ReloadMemory | None = None,
     last: Look | None = None,
 ) -> Look:
     """Look at every file of the set rooted at `path` (an engine.yaml or its folder).
 
     With `digests` (kept by the caller between looks), a file whose stat key is unchanged and
-    was last written more than `RACY_S` before is not read again; with `cache`, the set's
+    was last written more than `RACY_S` before is not read again; with `memory`, the set's
     listing is reused while its folders are unchanged; with `last` (the last look), what the
     files' names give is shared with it while they are the same. One pass of cheap steps per
     file.
     """
-    names = [os.fspath(member) for member in set_members(path, max_bytes=max_bytes, cache=cache)]
+    listing, members = _listed(path, Caps(max_bytes, MAX_NODES), memory)
+    names = [os.fspath(member) for member in members]
     known = digests if digests is not None else {}
     keys, linked = _keys(names)
     contents = []
@@ -173,7 +162,21 @@ def look(
     packed = bytearray(b"".join([_STAT.pack(*key) for key in keys]))
     stats: list[tuple[int, ...] | None] = [None if key is _GONE else key for key in keys]
     files = last.files if last is not None and last.names == names else _Names.of(names)
-    return Look(files, stats, packed, contents, max(changed, 0) / 1e9, shared)
+    return Look(files, stats, packed, contents, max(changed, 0) / 1e9, shared, listing)
+
+
+def _listed(
+    path: Path, caps: Caps, memory: ReloadMemory | None
+) -> tuple[Listing | None, list[Path]]:
+    """The listing of the set rooted at `path` (from `memory` when given) and the files it
+    names: the root file, then every included file inside the set's folder (none when there
+    is no root file, or the root leads outside its folder)."""
+    root = set_root(path)
+    if root is None:
+        return None, []
+    listing = listed_again(memory, *root, caps) if memory is not None else None
+    files = listing.files if listing is not None else list_set(*root, caps)
+    return listing, files_of(root[0], files)
 
 
 def look_again(
@@ -187,7 +190,7 @@ def look_again(
     if last.shared:
         return None
     again = Look(last.files, list(last.keys), bytearray(last.packed), list(last.contents),
-                 last.newest, False)
+                 last.newest, False, last.listing)
     for path in changed:
         position = last.files.position(path)
         if position is None and not os.path.lexists(path):
@@ -231,24 +234,12 @@ def scan(
     *,
     max_bytes: int = DEFAULT_MAX_BYTES,
     digests: Digests | None = None,
-    cache: MemberCache | None = None,
 ) -> FileState:
     """The state of every file of the set rooted at `path` (see `look`): 10,000 files cost
     tens of milliseconds."""
-    return look(path, max_bytes=max_bytes, digests=digests, cache=cache).state(cache)
+    return look(path, max_bytes=max_bytes, digests=digests).state()
 
 
-def wait_quiet(state: FileState, quiet_s: float, *, deadline: float) -> bool:
-    """Sleep until no file of `state` changed for `quiet_s` seconds; False (without sleeping)
-    when that would pass `deadline` (a `time.monotonic()` value).
-
-    The quiet time is read from the files' own times, so a set untouched for longer never
-    waits; a time in the future (clock skew) is never trusted beyond one full quiet period.
-    """
-    wait = min(quiet_s - (time.time() - state.newest), quiet_s)
-    if wait <= 0:
-        return True
-    if time.monotonic() + wait > deadline:
-        return False
-    time.sleep(wait)
-    return True
+def fingerprint(path: Path) -> str:
+    """Hash of the files of the set rooted at `path`: their names and bytes."""
+    return scan(path).content

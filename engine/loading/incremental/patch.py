@@ -15,7 +15,7 @@ from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.config.build import Locator
 from engine.config.link import agent_links
@@ -28,10 +28,10 @@ from engine.routing.snapshot import Snapshot
 
 @dataclass(frozen=True, slots=True)
 class Base:
-    """The last good build of a set: the listing and members it came from, where each name
-    was declared, and its snapshot."""
+    """The last good build of a set: the listing (by number, see `Listing`) and members it
+    came from, where each name was declared, and its snapshot."""
 
-    listed: object
+    listing: int
     members: list[Member]
     locator: Locator
     snapshot: Snapshot
@@ -44,11 +44,13 @@ def set_facts(agent: AgentSpec) -> tuple[Any, ...]:
             handoff.trigger, handoff.is_entry_point, agent.capabilities, agent.examples)
 
 
-def _replaced(base: Base, listed: object, members: list[Member]) -> dict[str, Member] | None:
+def _replaced(base: Base, listing: int, members: list[Member]) -> dict[str, Member] | None:
     """The agent members this load replaced, by agent name, when each keeps its set facts
-    and has no examples (their warnings cite lines of other files); else None."""
+    and has no examples (their warnings cite lines of other files); else None. A member the
+    load did not replace is the very object the memory handed out for its content, so members
+    are compared by identity (an unchanged file gives the same object)."""
     old = base.members
-    if listed is not base.listed or len(old) != len(members):
+    if listing != base.listing or len(old) != len(members):
         return None
     agents = base.snapshot.config.agents
     changed: dict[str, Member] = {}
@@ -71,7 +73,7 @@ def _kept_data(member: Member) -> bool:
 
 def patched(
     base: Base | None,
-    listed: object,
+    listing: int,
     members: list[Member],
     *,
     version: Callable[[], str],
@@ -79,7 +81,7 @@ def patched(
 ) -> tuple[Snapshot, Locator] | None:
     """The last good build with this load's replaced agents, or None when the load changed
     more than agents that keep their set facts (the caller builds in full)."""
-    changed = _replaced(base, listed, members) if base is not None else None
+    changed = _replaced(base, listing, members) if base is not None else None
     if base is None or changed is None or topology is None or topology.last is None:
         return None
     last = base.snapshot
@@ -100,32 +102,42 @@ def patched(
     return replace(last, config=config, version=version(), warnings=warnings), locator
 
 
+class _Hashed(NamedTuple):
+    """What the last version hashed: its listing's number, members and root file's hash, the
+    hashed bytes, and where each member's content hash starts in them."""
+
+    listing: int
+    members: list[Member]
+    root: bytes
+    blob: bytearray
+    at: array[int]
+
+
 @dataclass(slots=True)
 class VersionMemo:
     """The bytes the last version hashed (name and content hash of each file, in name order),
     so that the version of a build that replaced a few members of the same listing rewrites
     only their hashes. Gives what `content_version` gives over the same files (tested)."""
 
-    last: tuple[object, list[Member], bytes, bytearray, array[int]] | None = None
-    """(listing, members, root file's hash, the hashed bytes, where each member's content hash
-    starts in them)."""
+    last: _Hashed | None = None
 
-    def version(self, listed: object, name: str, root: bytes, members: list[Member]) -> str:
-        """The version of the set whose root file `name` hashes to `root`."""
+    def version(self, listing: int, name: str, root: bytes, members: list[Member]) -> str:
+        """The version of the set whose root file `name` hashes to `root` (members compared
+        by identity, as in `_replaced`)."""
         last = self.last
-        if last is None or last[0] is not listed or last[2] != root:
-            return self._fresh(listed, name, root, members)
-        blob, at, before = bytearray(last[3]), last[4], last[1]
+        if last is None or last.listing != listing or last.root != root:
+            return self._fresh(listing, name, root, members)
+        blob, at, before = bytearray(last.blob), last.at, last.members
         pairs = enumerate(zip(before, members, strict=True))
         for n in [n for n, (old, new) in pairs if old is not new]:
             old, new = before[n].digest, members[n].digest
             if old is None or new is None:  # a hash's length changes: encode anew
-                return self._fresh(listed, name, root, members)
+                return self._fresh(listing, name, root, members)
             blob[at[n]:at[n] + len(new)] = new
-        self.last = (listed, list(members), root, blob, at)
+        self.last = _Hashed(listing, list(members), root, blob, at)
         return hashlib.sha256(blob).hexdigest()[:16]
 
-    def _fresh(self, listed: object, name: str, root: bytes, members: list[Member]) -> str:
+    def _fresh(self, listing: int, name: str, root: bytes, members: list[Member]) -> str:
         files = [(name, root), *((m.relative, m.digest or b"") for m in members)]
         blob, at = bytearray(), array("q", bytes(8 * len(members)))
         for n in sorted(range(len(files)), key=files.__getitem__):
@@ -135,5 +147,5 @@ class VersionMemo:
                 at[n - 1] = len(blob)
             blob += content
         unique = len({relative for relative, _ in files}) == len(files)
-        self.last = (listed, list(members), root, blob, at) if unique else None  # else: by content
+        self.last = _Hashed(listing, list(members), root, blob, at) if unique else None
         return hashlib.sha256(blob).hexdigest()[:16]
