@@ -70,7 +70,7 @@ def place(snapshot: Snapshot, row: Row, owned: Mapping[str, list[str]]) -> Place
     choices = owned.get(row.agent, [])
     if index is None or not choices:
         return (row.agent, "")
-    totals = index.group_scores(row.text)
+    totals = index.group_scores(index.normalizer.tokens(row.text), row.text)
     agent = index.agent_names.index(row.agent)
     best, best_score = "", -float("inf")
     for group, value in enumerate(totals):

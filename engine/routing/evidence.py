@@ -52,6 +52,11 @@ class ExampleMatch:
     def margin(self) -> float:
         return self.score - self.runner_up
 
+    @property
+    def mended(self) -> tuple[str, ...] | None:
+        """The request's normalized words as scored, when mending changed them (else None)."""
+        return tuple(self._tokens) if self._found.mended else None
+
     def similarity(self, agent: str) -> float:
         """`agent`'s probability (0 for an agent without examples)."""
         names = self._index.agent_names
@@ -134,6 +139,7 @@ class ExampleMatch:
             "runner_up_score": round(self.runner_up, 4),
             "margin": round(self.margin, 4),
             "informative": self.informative,
+            "mended": list(self.mended) if self.mended is not None else None,
             "terms": [{"term": t, "weight": round(w, 4)} for t, w in self.terms],
             "nearest": [example.to_dict() for example in self.nearest],
         }

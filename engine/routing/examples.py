@@ -21,7 +21,7 @@ from typing import Any
 from engine.config.models import AgentSpec, CapabilitySpec, ExamplesSpec
 from engine.routing.features import example_terms
 from engine.routing.linear import MAX_CLASSES, LinearModel, Scores, fit_model, softmax
-from engine.routing.mend import mend
+from engine.routing.mend import Vocabulary, mend
 from engine.routing.stopwords import stop_words
 from engine.text.normalize import Normalizer
 
@@ -48,16 +48,18 @@ class Probabilities:
     norm and the groups' raw scores (in the model's units: see `groups`). Per-agent
     probabilities are summed on first read: a route needs only the two most probable."""
 
-    __slots__ = ("_agents", "_exact", "_index", "_scores", "_shares", "informative", "norm",
-                 "tokens", "unit")
+    __slots__ = ("_agents", "_exact", "_index", "_scores", "_shares", "informative", "mended",
+                 "norm", "tokens", "unit")
 
     def __init__(self, index: ExampleIndex, tokens: Sequence[str], shares: Any,
-                 exact: int | None, *, informative: bool, scores: Scores) -> None:
-        """`tokens`: the request's words as scored (mended: see `engine.routing.mend`);
-        `shares`: a float64 numpy array, one value per group."""
+                 exact: int | None, *, informative: bool, scores: Scores,
+                 mended: bool = False) -> None:
+        """`tokens`: the request's words as scored (`mended`: changed by mending, see
+        `engine.routing.mend`); `shares`: a float64 numpy array, one value per group."""
         self._index, self._shares, self._exact, self._scores = index, shares, exact, scores
         self._agents: dict[int, float] | None = None
         self.informative, self.norm, self.tokens = informative, scores.norm, tokens
+        self.mended = mended
         self.unit = index.model.unit
 
     @property
@@ -132,12 +134,17 @@ class ExampleIndex:
     offsets: Any = field(default=None, init=False, compare=False, repr=False)
     """The bias's share of every group's softmax input (the model's bias over its unit and the
     temperature: the same for every request, so computed once)."""
+    mending: Vocabulary | None = field(default=None, init=False, compare=False, repr=False)
+    """What mending may make of a request's words (None with `mend_words` off)."""
     _built: dict[str, tuple[Example, ...]] = field(default_factory=dict, compare=False,
                                                    repr=False)
 
     def __post_init__(self) -> None:
         offsets = self.model.biases * (1.0 / (self.model.unit * self.temperature))
         object.__setattr__(self, "offsets", offsets)
+        if self.mend_words:
+            mending = Vocabulary(self.model.words, self.model.stop_words, self.normalizer)
+            object.__setattr__(self, "mending", mending)
 
     @property
     def examples(self) -> tuple[Example, ...]:
@@ -169,10 +176,11 @@ class ExampleIndex:
         """Each agent's calibrated probability for the request (`tokens`: its normalized words;
         `text`, when given, lets the words no example holds be mended first: see
         `engine.routing.mend`); None when no term is known."""
-        if text is not None and self.mend_words:
-            words = self.model.words
-            if not all(map(words.__contains__, tokens)):
-                tokens = mend(text, words, self.normalizer) or tokens
+        mending, mended = self.mending, None
+        if text is not None and mending is not None \
+                and not all(map(mending.known.__contains__, tokens)):
+            mended = mend(text, mending)
+        tokens = mended or tokens
         scores = self.model.scores(tokens)
         if scores is None:
             return None
@@ -180,12 +188,14 @@ class ExampleIndex:
         scale = 1.0 / (self.model.unit * scores.norm * self.temperature)
         shares = softmax(scores.fields, scale, self.offsets)
         exact = self.exact.get(tuple(tokens)) if self.exact else None
-        return Probabilities(self, tokens, shares, exact,
-                             informative=scores.informative or exact is not None, scores=scores)
+        return Probabilities(self, tokens, shares, exact, scores=scores, mended=bool(mended),
+                             informative=scores.informative or exact is not None)
 
-    def group_scores(self, text: str) -> tuple[float, ...]:
-        """Each group's raw score for the request (all 0 when no term is known)."""
-        found = self.probabilities(self.normalizer.tokens(text), text)
+    def group_scores(self, tokens: Sequence[str], text: str | None = None
+                     ) -> tuple[float, ...]:
+        """Each group's raw score for the request (all 0 when no term is known; `text` as for
+        `probabilities`)."""
+        found = self.probabilities(tokens, text)
         return found.groups if found is not None else (0.0,) * len(self.group_agents)
 
     def vector(self, tokens: Sequence[str]) -> Vector:

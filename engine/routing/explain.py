@@ -82,6 +82,8 @@ def _example_lines(decision: RouteDecision) -> list[str]:
     runner = f"; runner-up {match.second} {match.runner_up:.2f}" if match.second else ""
     lines = [f"  examples:     most probable {match.agent} {match.score:.2f}{runner}; "
              f"margin {match.margin:.2f}"]
+    if match.mended is not None:
+        lines.append(f"    words mended:   {' '.join(match.mended)!r}")
     if match.terms:
         terms = ", ".join(f"{term!r} +{weight:.2f}" for term, weight in match.terms)
         lines.append(f"    deciding terms: {terms}")

@@ -47,7 +47,7 @@ class Weights:
     the term's weight times its weight for class `c` (its contribution to `norm * score_c`),
     and per class the bias in the same units."""
 
-    terms: Any
+    matrix: Any
     bias: tuple[int, ...]
     unit: int
 

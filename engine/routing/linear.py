@@ -99,12 +99,12 @@ class LinearModel:
             if entry[1] >= 0:
                 rows.append(entry[1])
         known = bool(rows)
-        paired: list[int] = []  # a pair said twice counts once, as a word does
+        paired: dict[int, None] = {}  # a pair said twice counts once, as a word does
         following: Mapping[str, Entry] | None = None
         for word in tokens:
             entry = following.get(word) if following is not None else None
             if entry is not None and entry[1] not in paired:
-                paired.append(entry[1])
+                paired[entry[1]] = None
                 squared += entry[0]
                 known = True
             following = pairs.get(word)
@@ -178,7 +178,7 @@ def _compile(
     """The routing form of fitted weights (row `n` is the term `names[n]`): a word's row gains
     its n-grams' rows, so a word scores with them in one lookup, and every term's entry names
     its row (see `Entry`)."""
-    weights, matrix = vocabulary.weights, fitted.terms
+    weights, matrix = vocabulary.weights, fitted.matrix
     number = {term: n for n, term in enumerate(names)}
     kinds: dict[int, tuple[str, float]] = {}  # row -> (kind, squared weight)
     into: list[int] = []

@@ -12,6 +12,7 @@ Pure; the masks come from `KeywordIndex.ranking`.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import overload
 
@@ -45,13 +46,14 @@ def _positions(mask: int) -> Iterator[int]:
 class Ranking:
     """Agent positions by score, highest first, declaration order within a score."""
 
-    __slots__ = ("_at_least", "_levels", "_ranked", "_scores")
+    __slots__ = ("_at_least", "_levels", "_lock", "_ranked", "_scores")
 
     def __init__(self, masks: Iterable[int]) -> None:
         self._at_least = _at_least(masks)
         self._ranked: list[int] = []
         self._scores: dict[int, int] = {}
         self._levels = self._by_level()
+        self._lock = threading.Lock()  # a decision's candidates may be read from two threads
 
     def _by_level(self) -> Iterator[tuple[int, list[int]]]:
         """Each score, highest first, with the agents that have exactly that score."""
@@ -67,18 +69,19 @@ class Ranking:
             while shown < len(self._ranked):
                 yield self._ranked[shown]
                 shown += 1
-            if not self._next_level():
-                return
+            if not self._next_level() and shown == len(self._ranked):
+                return  # (another thread may have ranked the last level meanwhile)
 
     def _next_level(self) -> bool:
         """Rank the agents of the next lower score; False when every agent is ranked."""
-        level = next(self._levels, None)
-        if level is None:
-            return False
-        score, positions = level
-        self._ranked += positions
-        self._scores.update(dict.fromkeys(positions, score))
-        return True
+        with self._lock:
+            level = next(self._levels, None)
+            if level is None:
+                return False
+            score, positions = level
+            self._scores.update(dict.fromkeys(positions, score))
+            self._ranked += positions
+            return True
 
     def __len__(self) -> int:
         """How many agents declare at least one of the capabilities."""
@@ -87,7 +90,8 @@ class Ranking:
     @property
     def scores(self) -> Mapping[int, int]:
         """Position -> score (how many of the capabilities the agent declares) for the agents
-        ranked so far: every agent iteration has reached, or every agent after `all()`."""
+        ranked so far: whole score levels, as far as iteration has gone (every agent after
+        `all()`)."""
         return self._scores
 
     def after(self, count: int) -> Sequence[int]:

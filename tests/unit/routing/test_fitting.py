@@ -59,5 +59,5 @@ def test_the_fit_is_the_plain_averaged_passive_aggressive_learner() -> None:
     summed, summed_bias, unit = reference(examples, terms, classes)
     assert weights.unit == unit
     assert weights.bias == tuple(summed_bias)
-    assert weights.terms.tolist() == summed
+    assert weights.matrix.tolist() == summed
     assert any(f < 0 for row in summed for f in row)

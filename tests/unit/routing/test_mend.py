@@ -1,6 +1,7 @@
 """Mending recognition slips against the examples' vocabulary: split words are joined, run-on
-words split, only when the result is known; known words and unmendable ones pass untouched;
-the router scores and explains the mended words, and `examples.mend_words: false` turns it off."""
+words split, only when the result is known and without making up words out of stop words or
+two-letter scraps; known words and unmendable ones pass untouched; the router scores and
+explains the mended words, and `examples.mend_words: false` turns it off."""
 
 from __future__ import annotations
 
@@ -15,18 +16,22 @@ from engine.config.models import (
     NormalizationSpec,
 )
 from engine.routing import Router, RouteRequest
+from engine.routing.explain import render_text
 from engine.routing.features import LONGEST_WORD
-from engine.routing.mend import MOST_MENDED, mend
+from engine.routing.mend import MOST_MENDED, Vocabulary, mend
 from engine.routing.snapshot import compile_snapshot
 from engine.text.normalize import Normalizer
 
 NORMALIZER = Normalizer(NormalizationSpec())
-KNOWN = {t for text in ("my card", "transfer money", "paid twice", "the account", "a charge")
+KNOWN = {t for text in ("my card", "transfer money", "paid twice", "the account", "a charge",
+                         "going abroad", "work place", "hi", "re", "rip", "a count")
          for t in NORMALIZER.tokens(text)}
+STOP = set(NORMALIZER.tokens("my the a to of"))
+VOCABULARY = Vocabulary(KNOWN, STOP, NORMALIZER)
 
 
 def mended(text: str) -> list[str] | None:
-    return mend(text, KNOWN, NORMALIZER)
+    return mend(text, VOCABULARY)
 
 
 def test_a_split_word_is_joined_with_the_next_or_the_one_before() -> None:
@@ -36,8 +41,19 @@ def test_a_split_word_is_joined_with_the_next_or_the_one_before() -> None:
     assert mended("paid the charg es") == NORMALIZER.tokens("paid the charges")
 
 
+def test_a_stop_word_is_never_half_of_a_join() -> None:
+    assert mended("give me a broad overview") is None  # "abroad" is known: still not said
+    assert mended("the broad money") is None
+
+
 def test_a_run_on_word_is_split_into_two_known_words() -> None:
     assert mended("mycard paid twice") == NORMALIZER.tokens("my card paid twice")
+    assert mended("workplace money") == NORMALIZER.tokens("work place money")
+
+
+def test_no_half_of_two_letters_is_cut_off_unless_it_is_a_stop_word() -> None:
+    assert mended("hire a car") is None  # not "hi re"
+    assert mended("strip") is None  # not "st rip"
 
 
 def test_known_and_unmendable_words_are_left_alone() -> None:
@@ -71,6 +87,11 @@ def test_the_router_scores_and_explains_the_mended_words() -> None:
     assert decision.target == "payments"
     assert decision.examples is not None
     assert "transfer" in dict(decision.examples.terms)
+    assert decision.examples.mended == tuple(NORMALIZER.tokens("i need to transfer some"))
+    assert decision.examples.to_dict()["mended"] == list(decision.examples.mended)
+    assert "words mended:   'i need to transfer some'" in render_text(decision, explain=True)
+    plain = _router(mend_words=True).route(RouteRequest("front", "i need to transfer some"))
+    assert plain.examples is not None and plain.examples.mended is None  # nothing to mend
     unmended = _router(mend_words=False).route(request)
     assert unmended.examples is None or "transfer" not in dict(unmended.examples.terms)
 
@@ -87,12 +108,13 @@ class _Counting(Normalizer):
 
 def test_hostile_requests_cost_a_bounded_number_of_normalizations() -> None:
     counting = _Counting(NormalizationSpec())
+    vocabulary = Vocabulary(KNOWN, STOP, counting)
     long_word = "x" * 60_000
     many = " ".join(f"zq{n}" for n in range(5_000))
     for text in (long_word, f"my {long_word} card", many):
         _Counting.calls = 0
-        assert mend(text, KNOWN, counting) is None
+        assert mend(text, vocabulary) is None
         words = len(counting.words(text))
-        # one look per written word, then at most MOST_MENDED words tried: two joins and
-        # two normalizations per cut of a word of at most 2 * LONGEST_WORD letters
-        assert _Counting.calls <= words + MOST_MENDED * (2 + 2 * 2 * LONGEST_WORD)
+        # one look per written word, then at most MOST_MENDED words tried: two joins (three
+        # normalizations each) and four normalizations per cut, at most LONGEST_WORD cuts
+        assert _Counting.calls <= words + MOST_MENDED * (2 * 3 + 4 * LONGEST_WORD)

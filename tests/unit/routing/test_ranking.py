@@ -4,6 +4,8 @@ bit mask per capability; the same order and scores a full count and sort give.""
 
 from __future__ import annotations
 
+import sys
+import threading
 from collections import Counter
 
 from hypothesis import given
@@ -40,3 +42,23 @@ def test_reading_the_best_ranks_only_the_best_score() -> None:
     rest = ranking.after(1)
     assert len(rest) == 9_999 and len(ranking.scores) == 2  # counted, not ranked
     assert rest[-1] == 9_999 and ranking.scores[9_999] == 1  # ranked when read
+
+
+def test_threads_reading_one_ranking_each_see_every_agent_once_in_order() -> None:
+    masks = [_mask(set(range(0, 3_000, 2))), _mask(set(range(0, 3_000, 3))),
+             _mask(set(range(0, 3_000, 7)))]
+    expected = Ranking(masks).all()
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # let the threads interleave inside the ranking
+    try:
+        for _ in range(20):
+            shared, seen = Ranking(masks), []
+            threads = [threading.Thread(target=lambda r=shared, s=seen: s.append(list(r)))
+                       for _ in range(4)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            assert seen == [expected] * 4
+    finally:
+        sys.setswitchinterval(before)
