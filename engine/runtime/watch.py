@@ -7,6 +7,10 @@ link to a huge tree is never walked). Never parses itself."""
 from __future__ import annotations
 
 import asyncio
+
+# asyncio imports this when a loop first hands work to a thread: imported here, with the engine,
+# it is not imported on a caller's loop as the watcher starts (halving its worst stall there)
+import concurrent.futures.thread  # noqa: F401
 import contextlib
 import importlib
 import logging

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import subprocess
 import sys
 import threading
 import time
@@ -158,3 +159,10 @@ def test_what_the_watch_imports_on_first_use_is_imported_off_the_loop(
     engine.close()
     assert threads and loop_thread not in threads
     assert watch.WATCH_BACKEND in sys.modules
+
+
+def test_the_thread_pool_asyncio_hands_work_to_is_imported_with_the_engine() -> None:
+    """Not on the caller's loop when the watcher first hands a build to a thread."""
+    code = ("import sys; import engine.runtime.watch; "
+            "sys.exit('concurrent.futures.thread' not in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
