@@ -89,25 +89,50 @@ class Probabilities:
     def leaders(self) -> tuple[Leader, Leader | None]:
         """The most probable agent and the runner-up (None with one agent), the first
         declared on a tie."""
-        if not self._index.one_group_each or self._exact is not None:
+        if self._exact is not None:
             ranked = heapq.nlargest(2, self.agents.items(), key=itemgetter(1))
             return ranked[0], (ranked[1] if len(ranked) > 1 else None)
-        # one group per agent, in declaration order: positions come straight from the array
-        shares, agents = self._shares, self._index.group_agents
+        summing = self._index.summing
+        slots: Sequence[int]
+        if summing is None:  # one group per agent, in declaration order
+            shares, slots, count = self._shares, self._index.group_agents, len(self._shares)
+        else:  # slot = agent position
+            shares, slots, count = summing(self._shares), range(summing.agents), summing.count
         first = int(shares.argmax())
         best = float(shares[first])
-        if len(shares) == 1:
-            return (agents[first], best), None
+        if count == 1:
+            return (slots[first], best), None
         shares[first] = -1.0
         second = int(shares.argmax())
-        shares[first] = best
-        return (agents[first], best), (agents[second], float(shares[second]))
+        shares[first] = best  # the request's own shares are left as they were
+        return (slots[first], best), (slots[second], float(shares[second]))
 
     @property
     def groups(self) -> tuple[float, ...]:
         """Each group's score (for explanations and for placing learned examples)."""
         found: list[float] = (self.raw * (1.0 / (self.unit * self.norm))).tolist()
         return tuple(found)
+
+
+class AgentSums:
+    """Each agent's probability as the sum of its groups', in one numpy call; agents without
+    examples get -1, so they are never a leader."""
+
+    __slots__ = ("_positions", "_silent", "agents", "count")
+
+    def __init__(self, group_agents: Sequence[int], agents: int) -> None:
+        import numpy as np  # loaded by the model already
+
+        self.agents, self.count = agents, len(set(group_agents))
+        self._positions = np.array(group_agents, dtype=np.intp)
+        self._silent = np.array(sorted(set(range(agents)) - set(group_agents)), dtype=np.intp)
+
+    def __call__(self, shares: Any) -> Any:
+        import numpy as np
+
+        sums = np.bincount(self._positions, weights=shares, minlength=self.agents)
+        sums[self._silent] = -1.0
+        return sums
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +161,8 @@ class ExampleIndex:
     temperature: the same for every request, so computed once)."""
     mending: Vocabulary | None = field(default=None, init=False, compare=False, repr=False)
     """What mending may make of a request's words (None with `mend_words` off)."""
+    summing: AgentSums | None = field(default=None, init=False, compare=False, repr=False)
+    """Sums each agent's groups (None when every agent has one group)."""
     _built: dict[str, tuple[Example, ...]] = field(default_factory=dict, compare=False,
                                                    repr=False)
 
@@ -145,6 +172,9 @@ class ExampleIndex:
         if self.mend_words:
             mending = Vocabulary(self.model.words, self.model.stop_words, self.normalizer)
             object.__setattr__(self, "mending", mending)
+        if not self.one_group_each:
+            summing = AgentSums(self.group_agents, len(self.agent_names))
+            object.__setattr__(self, "summing", summing)
 
     @property
     def examples(self) -> tuple[Example, ...]:
