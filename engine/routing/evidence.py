@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any, NamedTuple
 
-from engine.routing.examples import ExampleIndex, Probabilities
+from engine.routing.examples import ExampleIndex
+from engine.routing.probabilities import Probabilities
 
 _TERMS = 5
 

@@ -10,18 +10,17 @@ thresholds are the router's business; explanations live in `engine.routing.evide
 
 from __future__ import annotations
 
-import heapq
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from operator import itemgetter
 from types import MappingProxyType
 from typing import Any
 
 from engine.config.models import AgentSpec, CapabilitySpec, ExamplesSpec
 from engine.routing.features import example_terms
-from engine.routing.linear import MAX_CLASSES, LinearModel, Scores, fit_model, softmax
+from engine.routing.linear import MAX_CLASSES, LinearModel, fit_model
 from engine.routing.mend import Vocabulary, mend
+from engine.routing.probabilities import AgentSums, Probabilities, softmax
 from engine.routing.stopwords import stop_words
 from engine.text.normalize import Normalizer
 
@@ -36,103 +35,6 @@ class Example:
     text: str
     agent: str
     vector: Mapping[str, float]
-
-
-Leader = tuple[int, float]
-"""An agent's position and its probability."""
-
-
-class Probabilities:
-    """One request through the model: each group's probability, whether the request holds a
-    known word that is not a stop word (a request without one never leaves its sender), its
-    norm and the groups' raw scores (in the model's units: see `groups`). Per-agent
-    probabilities are summed on first read: a route needs only the two most probable."""
-
-    __slots__ = ("_agents", "_exact", "_index", "_scores", "_shares", "informative", "mended",
-                 "norm", "tokens", "unit")
-
-    def __init__(self, index: ExampleIndex, tokens: Sequence[str], shares: Any,
-                 exact: int | None, *, informative: bool, scores: Scores,
-                 mended: bool = False) -> None:
-        """`tokens`: the request's words as scored (`mended`: changed by mending, see
-        `engine.routing.mend`); `shares`: a float64 numpy array, one value per group."""
-        self._index, self._shares, self._exact, self._scores = index, shares, exact, scores
-        self._agents: dict[int, float] | None = None
-        self.informative, self.norm, self.tokens = informative, scores.norm, tokens
-        self.mended = mended
-        self.unit = index.model.unit
-
-    @property
-    def raw(self) -> Any:
-        """The groups' raw scores (a float64 numpy array, in the model's units)."""
-        return self._scores.values
-
-    @property
-    def agents(self) -> dict[int, float]:
-        """Each agent's probability by position (agents without examples left out); a request
-        that is one of an agent's examples is that agent's, with probability 1."""
-        if self._agents is None:
-            group_agents = self._index.group_agents
-            shares: list[float] = self._shares.tolist()
-            if self._index.one_group_each:
-                agents = dict(zip(group_agents, shares, strict=True))
-            else:
-                agents = {}
-                for agent, share in zip(group_agents, shares, strict=True):
-                    agents[agent] = agents.get(agent, 0.0) + share
-            if self._exact is not None:
-                agents = dict.fromkeys(agents, 0.0)
-                agents[self._exact] = 1.0
-            self._agents = agents
-        return self._agents
-
-    def leaders(self) -> tuple[Leader, Leader | None]:
-        """The most probable agent and the runner-up (None with one agent), the first
-        declared on a tie."""
-        if self._exact is not None:
-            ranked = heapq.nlargest(2, self.agents.items(), key=itemgetter(1))
-            return ranked[0], (ranked[1] if len(ranked) > 1 else None)
-        summing = self._index.summing
-        slots: Sequence[int]
-        if summing is None:  # one group per agent, in declaration order
-            shares, slots, count = self._shares, self._index.group_agents, len(self._shares)
-        else:  # slot = agent position
-            shares, slots, count = summing(self._shares), range(summing.agents), summing.count
-        first = int(shares.argmax())
-        best = float(shares[first])
-        if count == 1:
-            return (slots[first], best), None
-        shares[first] = -1.0
-        second = int(shares.argmax())
-        shares[first] = best  # the request's own shares are left as they were
-        return (slots[first], best), (slots[second], float(shares[second]))
-
-    @property
-    def groups(self) -> tuple[float, ...]:
-        """Each group's score (for explanations and for placing learned examples)."""
-        found: list[float] = (self.raw * (1.0 / (self.unit * self.norm))).tolist()
-        return tuple(found)
-
-
-class AgentSums:
-    """Each agent's probability as the sum of its groups', in one numpy call; agents without
-    examples get -1, so they are never a leader."""
-
-    __slots__ = ("_positions", "_silent", "agents", "count")
-
-    def __init__(self, group_agents: Sequence[int], agents: int) -> None:
-        import numpy as np  # loaded by the model already
-
-        self.agents, self.count = agents, len(set(group_agents))
-        self._positions = np.array(group_agents, dtype=np.intp)
-        self._silent = np.array(sorted(set(range(agents)) - set(group_agents)), dtype=np.intp)
-
-    def __call__(self, shares: Any) -> Any:
-        import numpy as np
-
-        sums = np.bincount(self._positions, weights=shares, minlength=self.agents)
-        sums[self._silent] = -1.0
-        return sums
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,9 +2,9 @@
 with its character n-grams folded in; a pair of words; an n-gram, for words no example holds)
 and a column per class, each cell that term's contribution to the class's score, and per class
 a bias. Scoring a request is one dictionary lookup per word and pair, collecting the rows they
-name, then a few numpy operations: the rows summed, and the softmax over the classes. It costs
-O(the request's terms + classes), never a walk over the examples, and everything per class runs
-in C.
+name, then the rows summed by numpy (the softmax over the classes follows in
+`engine.routing.probabilities`). It costs O(the request's terms + classes), never a walk over
+the examples, and everything per class runs in C.
 
 Built by `fit_model` from token lists and class numbers, once per distinct input: kept in
 memory (a reload that leaves the examples alone does not fit again) and on disk (a new process
@@ -145,19 +145,6 @@ class LinearModel:
         if not rows:
             return (0.0,) * self.classes
         return tuple((self.matrix.take(rows, axis=0).sum(axis=0) / self.unit).tolist())
-
-
-def softmax(fields: Any, scale: float, offsets: Any) -> Any:
-    """The softmax of `fields * scale + offsets` (numpy arrays in and out; one new array,
-    worked on in place)."""
-    import numpy as np  # already loaded by the model (see `LinearModel.__post_init__`)
-
-    shares = fields * scale
-    shares += offsets
-    shares -= shares.max()
-    np.exp(shares, out=shares)
-    shares *= 1.0 / shares.sum()
-    return shares
 
 
 def _examples(documents: Sequence[set[str]], labels: Sequence[int], vocabulary: Vocabulary,

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import asyncio
 
-# asyncio imports this when a loop first hands work to a thread: imported here, with the engine,
-# it is not imported on a caller's loop as the watcher starts (halving its worst stall there)
-import concurrent.futures.thread  # noqa: F401
+# imported with the engine, not by asyncio on a caller's loop as the watcher starts:
+import concurrent.futures.thread  # noqa: F401  (half its worst stall there)
 import contextlib
 import importlib
 import logging
