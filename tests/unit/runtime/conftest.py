@@ -129,3 +129,15 @@ def config_folder(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> C
 @pytest.fixture
 def wait_for() -> Callable[..., None]:
     return wait_until
+
+
+def assert_same_snapshot(served: Snapshot, cold: Snapshot) -> None:
+    """`served` (what a reload serves) is, part for part, what a cold load (`cold`) builds."""
+    assert served.version == cold.version
+    assert served.config == cold.config
+    assert [str(found) for found in served.warnings] == [str(found) for found in cold.warnings]
+    assert dict(served.trigger_map) == dict(cold.trigger_map)
+    assert served.rules == cold.rules
+    assert served.tables == cold.tables
+    assert served.keyword_index == cold.keyword_index
+    assert served.example_index == cold.example_index

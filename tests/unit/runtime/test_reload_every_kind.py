@@ -14,6 +14,7 @@ from engine.config import signature
 from engine.errors import ConfigError
 from engine.loading.loader import load_config
 from engine.runtime.reload import Reloader
+from tests.unit.runtime.conftest import assert_same_snapshot
 
 EXTRA = "capabilities:\n  savings_goals:\n    description: Saving towards a goal.\n" \
         "    keywords: [savings goal]\n"
@@ -75,15 +76,7 @@ def _assert_like_cold(reloader: Reloader, outcome: str, issues: tuple[Any, ...])
         assert outcome == "rejected"
         assert [str(found) for found in issues] == [str(found) for found in error.issues]
         return
-    served = reloader.current
-    assert served.version == cold.version
-    assert served.config == cold.config
-    assert [str(found) for found in served.warnings] == [str(found) for found in cold.warnings]
-    assert dict(served.trigger_map) == dict(cold.trigger_map)
-    assert served.rules == cold.rules
-    assert served.tables == cold.tables
-    assert served.keyword_index == cold.keyword_index
-    assert served.example_index == cold.example_index
+    assert_same_snapshot(reloader.current, cold)
 
 
 @pytest.mark.slow

@@ -15,6 +15,7 @@ from engine.loading.incremental.look import look, look_again
 from engine.loading.loader import load_config
 from engine.runtime.reload import Reloader
 from engine.runtime.watch import ConfigWatcher, WatchOptions
+from tests.unit.runtime.conftest import assert_same_snapshot
 
 AGENT = "agents/concierge.yaml"
 EDITS: dict[str, tuple[str, str, str]] = {
@@ -46,15 +47,7 @@ def _edit(folder: Path, relative: str, old: str, new: str) -> str:
 def _assert_like_cold(reloader: Reloader, folder: Path) -> None:
     """The serving snapshot is the one a cold load of the files builds, part for part."""
     cold = load_config(folder)
-    served = reloader.current
-    assert served.version == cold.version
-    assert served.config == cold.config
-    assert [str(found) for found in served.warnings] == [str(found) for found in cold.warnings]
-    assert dict(served.trigger_map) == dict(cold.trigger_map)
-    assert served.rules == cold.rules
-    assert served.tables == cold.tables
-    assert served.keyword_index == cold.keyword_index
-    assert served.example_index == cold.example_index
+    assert_same_snapshot(reloader.current, cold)
 
 
 @pytest.mark.slow
