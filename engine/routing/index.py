@@ -27,14 +27,13 @@ class KeywordIndex:
     """Keywords of the capability vocabulary, inverted for lookups in O(words in the text).
 
     `entries` maps the first word of every keyword (one word or a phrase) to its entries.
-    `agents_by_capability` holds agent positions (declaration order) and `masks` the same
-    positions as the set bits of one int per capability, which ranks agents in a few mask
-    operations however many share a capability; `agent_names[i]` is the name of position
-    `i`. Disabled agents are indexed too: policy drops them later.
+    `masks` holds, per capability, the positions (declaration order) of the agents that
+    declare it as the set bits of one int, which ranks agents in a few mask operations however
+    many share a capability; `agent_names[i]` is the name of position `i`. Disabled agents
+    are indexed too: policy drops them later.
     """
 
     entries: Mapping[str, tuple[Entry, ...]]
-    agents_by_capability: Mapping[str, tuple[int, ...]]
     masks: Mapping[str, int]
     agent_names: tuple[str, ...]
     normalizer: Normalizer
@@ -75,9 +74,14 @@ class KeywordIndex:
         signal a capability of the agent at `position`; bare capability names do not count."""
         found: list[str] = []
         for capability, keywords in matched.items():
-            if position in self.agents_by_capability.get(capability, ()):
+            if self.masks.get(capability, 0) >> position & 1:
                 found += [k for k in keywords if k not in self.names_only and k not in found]
         return found
+
+    def mask_of(self, agents: Iterable[str]) -> int:
+        """The agents named (by name) as a mask like `masks`' (for checks, not routing)."""
+        names = self.agent_names
+        return sum(1 << names.index(agent) for agent in set(agents) if agent in names)
 
     def ranking(self, capabilities: Iterable[str]) -> Ranking:
         """The agents that declare any of the given capabilities, those that declare the most
@@ -138,7 +142,6 @@ def build_keyword_index(
                 holders.append(position)
     return KeywordIndex(
         entries=MappingProxyType({k: tuple(v) for k, v in entries.items()}),
-        agents_by_capability=MappingProxyType({k: tuple(v) for k, v in by_capability.items()}),
         masks=MappingProxyType({k: _mask(v) for k, v in by_capability.items()}),
         agent_names=tuple(names_in_order),
         normalizer=normalizer,

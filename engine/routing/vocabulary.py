@@ -67,10 +67,10 @@ def _examples(
 
 def _words_for(index: KeywordIndex, matched: dict[str, list[str]], names: list[str]) -> str:
     """The matched keywords (or capability names) that signal the agents `names`, quoted."""
-    positions = {index.agent_names.index(name) for name in names}
+    wanted = index.mask_of(names)
     words: list[str] = []
     for capability, keywords in matched.items():
-        if positions & set(index.agents_by_capability.get(capability, ())):
+        if index.masks.get(capability, 0) & wanted:
             words += [word for word in keywords if word not in words]
     return ", ".join(repr(word) for word in words)
 
@@ -141,12 +141,10 @@ def _shared_words(
 ) -> list[str]:
     """The matched keywords that signal both a capability of the `own` agents and one of the
     `taken` agents: the words two agents share."""
-    names = index.agent_names
-
     def said_for(agents: set[str]) -> set[str]:
+        wanted = index.mask_of(agents)
         return {word for capability, words in matched.items()
-                if agents & {names[p] for p in index.agents_by_capability.get(capability, ())}
-                for word in words}
+                if index.masks.get(capability, 0) & wanted for word in words}
 
     both = said_for(set(own)) & said_for(set(taken))
     return [word for words in matched.values() for word in words if word in both]
