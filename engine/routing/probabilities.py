@@ -28,7 +28,7 @@ class Probabilities:
     probabilities are summed on first read: a route needs only the two most probable."""
 
     __slots__ = ("_agents", "_exact", "_index", "_scores", "_shares", "informative", "mended",
-                 "norm", "tokens", "unit")
+                 "norm", "tokens")
 
     def __init__(self, index: ExampleIndex, tokens: Sequence[str], shares: Any,
                  exact: int | None, *, informative: bool, scores: Scores,
@@ -39,7 +39,6 @@ class Probabilities:
         self._agents: dict[int, float] | None = None
         self.informative, self.norm, self.tokens = informative, scores.norm, tokens
         self.mended = mended
-        self.unit = index.model.unit
 
     @property
     def raw(self) -> Any:
@@ -51,14 +50,12 @@ class Probabilities:
         """Each agent's probability by position (agents without examples left out); a request
         that is one of an agent's examples is that agent's, with probability 1."""
         if self._agents is None:
-            group_agents = self._index.group_agents
-            shares: list[float] = self._shares.tolist()
-            if self._index.one_group_each:
-                agents = dict(zip(group_agents, shares, strict=True))
+            summing = self._index.summing
+            if summing is None:
+                agents = dict(zip(self._index.group_agents, self._shares.tolist(), strict=True))
             else:
-                agents = {}
-                for agent, share in zip(group_agents, shares, strict=True):
-                    agents[agent] = agents.get(agent, 0.0) + share
+                sums: list[float] = summing(self._shares).tolist()
+                agents = {position: sums[position] for position in summing.holders}
             if self._exact is not None:
                 agents = dict.fromkeys(agents, 0.0)
                 agents[self._exact] = 1.0
@@ -76,7 +73,8 @@ class Probabilities:
         if summing is None:  # one group per agent, in declaration order
             shares, slots, count = self._shares, self._index.group_agents, len(self._shares)
         else:  # slot = agent position
-            shares, slots, count = summing(self._shares), range(summing.agents), summing.count
+            shares, slots = summing(self._shares), range(summing.agents)
+            count = len(summing.holders)
         first = int(shares.argmax())
         best = float(shares[first])
         if count == 1:
@@ -89,20 +87,21 @@ class Probabilities:
     @property
     def groups(self) -> tuple[float, ...]:
         """Each group's score (for explanations and for placing learned examples)."""
-        found: list[float] = (self.raw * (1.0 / (self.unit * self.norm))).tolist()
+        found: list[float] = (self.raw * (1.0 / (self._index.model.unit * self.norm))).tolist()
         return tuple(found)
 
 
 class AgentSums:
     """Each agent's probability as the sum of its groups', in one numpy call; agents without
-    examples get -1, so they are never a leader."""
+    examples get -1, so they are never a leader. `holders`: the positions of the agents with
+    examples, in order."""
 
-    __slots__ = ("_positions", "_silent", "agents", "count")
+    __slots__ = ("_positions", "_silent", "agents", "holders")
 
     def __init__(self, group_agents: Sequence[int], agents: int) -> None:
         import numpy as np  # loaded by the model already
 
-        self.agents, self.count = agents, len(set(group_agents))
+        self.agents, self.holders = agents, sorted(set(group_agents))
         self._positions = np.array(group_agents, dtype=np.intp)
         self._silent = np.array(sorted(set(range(agents)) - set(group_agents)), dtype=np.intp)
 
