@@ -54,8 +54,6 @@ class ExampleIndex:
     exact: Mapping[tuple[str, ...], int] = field(default_factory=dict)
     """Each example's normalized words -> its agent's position (examples of one agent only):
     a request that is one of an agent's examples is that agent's, with probability 1."""
-    one_group_each: bool = False
-    """Every agent has one group: its probability is its group's."""
     mend_words: bool = True
     """Words no example holds are mended before scoring (see `engine.routing.mend`)."""
     offsets: Any = field(default=None, init=False, compare=False, repr=False)
@@ -64,7 +62,8 @@ class ExampleIndex:
     mending: Vocabulary | None = field(default=None, init=False, compare=False, repr=False)
     """What mending may make of a request's words (None with `mend_words` off)."""
     summing: AgentSums | None = field(default=None, init=False, compare=False, repr=False)
-    """Sums each agent's groups (None when every agent has one group)."""
+    """Sums each agent's groups (None when every agent has one group: its probability is its
+    group's)."""
     _built: dict[str, tuple[Example, ...]] = field(default_factory=dict, compare=False,
                                                    repr=False)
 
@@ -74,7 +73,7 @@ class ExampleIndex:
         if self.mend_words:
             mending = Vocabulary(self.model.words, self.model.stop_words, self.normalizer)
             object.__setattr__(self, "mending", mending)
-        if not self.one_group_each:
+        if len(set(self.group_agents)) < len(self.group_agents):
             summing = AgentSums(self.group_agents, len(self.agent_names))
             object.__setattr__(self, "summing", summing)
 
@@ -211,7 +210,6 @@ def _build(
         normalizer=normalizer,
         temperature=settings.temperature,
         exact=_exact(tokens, declared, position),
-        one_group_each=len({agent for agent, _group in groups}) == len(groups),
         mend_words=settings.mend_words,
     )
 
