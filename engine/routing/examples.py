@@ -19,7 +19,7 @@ from typing import Any
 from engine.config.models import AgentSpec, CapabilitySpec, ExamplesSpec
 from engine.routing.features import example_terms
 from engine.routing.linear import MAX_CLASSES, LinearModel, fit_model
-from engine.routing.mend import Vocabulary, mend
+from engine.routing.mend import KnownWords, mend
 from engine.routing.probabilities import AgentSums, Probabilities, softmax
 from engine.routing.stopwords import stop_words
 from engine.text.normalize import Normalizer
@@ -59,7 +59,7 @@ class ExampleIndex:
     offsets: Any = field(default=None, init=False, compare=False, repr=False)
     """The bias's share of every group's softmax input (the model's bias over its unit and the
     temperature: the same for every request, so computed once)."""
-    mending: Vocabulary | None = field(default=None, init=False, compare=False, repr=False)
+    mending: KnownWords | None = field(default=None, init=False, compare=False, repr=False)
     """What mending may make of a request's words (None with `mend_words` off)."""
     summing: AgentSums | None = field(default=None, init=False, compare=False, repr=False)
     """Sums each agent's groups (None when every agent has one group: its probability is its
@@ -71,7 +71,7 @@ class ExampleIndex:
         offsets = self.model.biases * (1.0 / (self.model.unit * self.temperature))
         object.__setattr__(self, "offsets", offsets)
         if self.mend_words:
-            mending = Vocabulary(self.model.words, self.model.stop_words, self.normalizer)
+            mending = KnownWords(self.model.words, self.model.stop_words, self.normalizer)
             object.__setattr__(self, "mending", mending)
         if len(set(self.group_agents)) < len(self.group_agents):
             summing = AgentSums(self.group_agents, len(self.agent_names))

@@ -28,7 +28,7 @@ SHORTEST_HALF = 3
 """The fewest letters of a half cut off a run-on word, unless that half is a stop word."""
 
 
-class Vocabulary:
+class KnownWords:
     """What a mend may make: words some example holds (`known`), and the stop words that are
     never half of a join (both as normalized words)."""
 
@@ -39,7 +39,7 @@ class Vocabulary:
         self.known, self.stop, self.normalizer = known, stop, normalizer
 
     def knows(self, written: str) -> bool:
-        """Does every normalized word of `written` (none, for a filler) belong to the vocabulary?"""
+        """Is every normalized word of `written` (none, for a filler) a known word?"""
         return all(word in self.known for word in self.normalizer.word(written))
 
     def one(self, written: str) -> str | None:
@@ -53,51 +53,51 @@ class Vocabulary:
         return any(word in self.stop for word in self.normalizer.word(written))
 
 
-def mend(text: str, vocabulary: Vocabulary) -> Tokens | None:
+def mend(text: str, words: KnownWords) -> Tokens | None:
     """The normalized words of `text` once its written words are mended (each word that does
     not normalize to known words joined with the next or the one before into a known word,
     else split into two known words); None when there was nothing to mend."""
-    written = vocabulary.normalizer.words(text)
+    written = words.normalizer.words(text)
     mended: list[str] = []
     changed = False
     position = tries = 0
     while position < len(written):
         word = written[position]
         position += 1
-        if tries == MOST_MENDED or vocabulary.knows(word):
+        if tries == MOST_MENDED or words.knows(word):
             mended.append(word)
             continue
         tries += 1
         following = written[position] if position < len(written) else None
-        if following is not None and _joins(word, following, vocabulary):
+        if following is not None and _joins(word, following, words):
             mended.append(word + following)
             position += 1
             changed = True
-        elif mended and _joins(mended[-1], word, vocabulary):
+        elif mended and _joins(mended[-1], word, words):
             mended[-1] += word
             changed = True
         else:
-            parts = _split(word, vocabulary)
+            parts = _split(word, words)
             mended += parts
             changed = changed or len(parts) > 1
-    return vocabulary.normalizer.tokens(" ".join(mended)) if changed else None
+    return words.normalizer.tokens(" ".join(mended)) if changed else None
 
 
-def _joins(first: str, second: str, vocabulary: Vocabulary) -> bool:
+def _joins(first: str, second: str, words: KnownWords) -> bool:
     """Are `first` and `second` one known word split in two (neither a stop word)?"""
-    return (vocabulary.one(first + second) is not None
-            and not vocabulary.is_stop(first) and not vocabulary.is_stop(second))
+    return (words.one(first + second) is not None
+            and not words.is_stop(first) and not words.is_stop(second))
 
 
-def _split(word: str, vocabulary: Vocabulary) -> list[str]:
+def _split(word: str, words: KnownWords) -> list[str]:
     """`word` cut where both halves are known words (the shortest first half that is; a half
     of fewer than SHORTEST_HALF letters only when it is a stop word, and not both halves stop
     words), or `word` itself."""
     for cut in range(2, min(len(word) - 1, LONGEST_WORD + 1)):
         first, second = word[:cut], word[cut:]
-        if vocabulary.one(first) is None or vocabulary.one(second) is None:
+        if words.one(first) is None or words.one(second) is None:
             continue
-        stops = vocabulary.is_stop(first), vocabulary.is_stop(second)
+        stops = words.is_stop(first), words.is_stop(second)
         if all(stops) or any(len(half) < SHORTEST_HALF and not stop
                              for half, stop in zip((first, second), stops, strict=True)):
             continue

@@ -18,7 +18,7 @@ from engine.config.models import (
 from engine.routing import Router, RouteRequest
 from engine.routing.explain import render_text
 from engine.routing.features import LONGEST_WORD
-from engine.routing.mend import MOST_MENDED, Vocabulary, mend
+from engine.routing.mend import MOST_MENDED, KnownWords, mend
 from engine.routing.snapshot import compile_snapshot
 from engine.text.normalize import Normalizer
 
@@ -27,11 +27,11 @@ KNOWN = {t for text in ("my card", "transfer money", "paid twice", "the account"
                          "going abroad", "work place", "hi", "re", "rip", "a count")
          for t in NORMALIZER.tokens(text)}
 STOP = set(NORMALIZER.tokens("my the a to of"))
-VOCABULARY = Vocabulary(KNOWN, STOP, NORMALIZER)
+KNOWN_WORDS = KnownWords(KNOWN, STOP, NORMALIZER)
 
 
 def mended(text: str) -> list[str] | None:
-    return mend(text, VOCABULARY)
+    return mend(text, KNOWN_WORDS)
 
 
 def test_a_split_word_is_joined_with_the_next_or_the_one_before() -> None:
@@ -108,12 +108,12 @@ class _Counting(Normalizer):
 
 def test_hostile_requests_cost_a_bounded_number_of_normalizations() -> None:
     counting = _Counting(NormalizationSpec())
-    vocabulary = Vocabulary(KNOWN, STOP, counting)
+    known = KnownWords(KNOWN, STOP, counting)
     long_word = "x" * 60_000
     many = " ".join(f"zq{n}" for n in range(5_000))
     for text in (long_word, f"my {long_word} card", many):
         _Counting.calls = 0
-        assert mend(text, vocabulary) is None
+        assert mend(text, known) is None
         words = len(counting.words(text))
         # one look per written word, then at most MOST_MENDED words tried: two joins (three
         # normalizations each) and four normalizations per cut, at most LONGEST_WORD cuts
