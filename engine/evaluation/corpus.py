@@ -13,18 +13,23 @@ routes.
 from __future__ import annotations
 
 import csv
-import json
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 from engine.config.validate import suggest
 from engine.errors import UsageError
+from engine.evaluation.reading import (
+    MAX_LINE,
+    MAX_ROW_LINES,
+    Lines,
+    RowTooLong,
+    csv_error,
+    read_json,
+)
 from engine.issues import Issue
 
-MAX_LINE = 64 * 1024
-"""The longest line read; a longer one is reported and skipped."""
 MAX_ISSUES = 100
 """Bad rows reported one by one; past that they are only counted."""
 CORPUS_SUFFIXES = (".csv", ".jsonl", ".ndjson")
@@ -67,40 +72,6 @@ class Row:
         return predicted if predicted is not None and predicted in self.also else self.agent
 
 
-@dataclass(slots=True)
-class _Lines:
-    """A binary file as decoded lines, numbered from 1; bad bytes become issues, not errors."""
-
-    stream: IO[bytes]
-    report: Callable[[int, str, str], None]
-    number: int = 0
-
-    def __iter__(self) -> Iterator[str]:
-        while True:
-            raw = self.stream.readline(MAX_LINE + 1)
-            if not raw:
-                return
-            self.number += 1
-            if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
-                self._skip_rest()
-                self.report(self.number, "corpus-too-long",
-                            f"line is longer than {MAX_LINE} bytes; skipped")
-                yield "\n"
-                continue
-            try:
-                yield raw.decode("utf-8-sig" if self.number == 1 else "utf-8")
-            except UnicodeDecodeError as error:
-                where = f"byte 0x{raw[error.start]:02x} at column {error.start + 1}"
-                self.report(self.number, "corpus-encoding", f"not valid UTF-8 ({where}); skipped")
-                yield "\n"
-
-    def _skip_rest(self) -> None:
-        while True:
-            chunk = self.stream.readline(MAX_LINE)
-            if not chunk or chunk.endswith(b"\n"):
-                return
-
-
 class CorpusReader:
     """Rows of one corpus file. Reading goes on after a bad row: `bad_rows` counts them and
     `issues` holds the first `MAX_ISSUES`, located. Rows without `from` come from `entry`;
@@ -123,7 +94,7 @@ class CorpusReader:
 
     def __iter__(self) -> Iterator[Row]:
         with self.path.open("rb") as stream:
-            lines = _Lines(stream, self._issue)
+            lines = Lines(stream, self._issue)
             if _is_jsonl(self.path, stream):
                 yield from self._jsonl(lines)
             else:
@@ -134,30 +105,48 @@ class CorpusReader:
         if len(self.issues) < MAX_ISSUES:
             self.issues.append(Issue(str(self.path), line, 0, "", code, message))
 
-    def _csv(self, lines: _Lines) -> Iterator[Row]:
+    def _csv(self, lines: Lines) -> Iterator[Row]:
         reader = csv.reader(lines, strict=True)
         try:
             header = [name.strip().lower() for name in next(reader, [])]
-            missing = [name for name in REQUIRED if name not in _columns(header)]
-            if missing:
-                names = ", ".join(map(repr, missing))
-                self._issue(1, "corpus-columns", f"missing column(s) {names}; the header "
-                            "must name at least 'text' and 'agent' (or 'label', 'intent', "
-                            f"'category') (got {header})")
+        except (csv.Error, RowTooLong) as error:
+            self._issue(1, "corpus-syntax", f"the header is not valid CSV: {csv_error(error)}")
+            return
+        missing = [name for name in REQUIRED if name not in _columns(header)]
+        if missing:
+            names = ", ".join(map(repr, missing))
+            self._issue(1, "corpus-columns", f"missing column(s) {names}; the header must "
+                        "name at least 'text' and 'agent' (or 'label', 'intent', 'category') "
+                        f"(got {header})")
+            return
+        while True:
+            lines.start_row()
+            try:
+                fields = next(reader)
+            except StopIteration:
                 return
-            while True:
-                try:
-                    fields = next(reader)
-                except csv.Error as error:
-                    self._issue(lines.number, "corpus-syntax", f"not valid CSV: {error}")
-                    continue
-                except StopIteration:
-                    return
-                row = self._csv_row(lines.number, header, fields)
-                if row is not None:
-                    yield row
-        except csv.Error as error:  # the header itself
-            self._issue(lines.number, "corpus-syntax", f"not valid CSV: {error}")
+            except (csv.Error, RowTooLong) as error:
+                reader = self._broken_row(lines, error)
+                continue
+            if lines.spoiled:  # a line of a quoted text was bad: reported, the row left out
+                continue
+            row = self._csv_row(lines.row_start, header, fields)
+            if row is not None:
+                yield row
+
+    def _broken_row(self, lines: Lines, error: Exception) -> Any:
+        """Report the row that starts at `lines.row_start` and go past it: past the end of
+        its quoted text when it is only too long, else to its next line (a stray quote must
+        not swallow the rows after it). A new reader, in a clean state, for what follows."""
+        start = lines.row_start
+        if isinstance(error, RowTooLong) and lines.number - start < MAX_ROW_LINES \
+                and lines.skip_quoted_rest():
+            self._issue(start, "corpus-too-long",
+                        f"row is longer than {MAX_LINE} bytes; skipped")
+        else:
+            self._issue(start, "corpus-syntax", f"not valid CSV: {csv_error(error)}")
+            lines.restart_after(start)
+        return csv.reader(lines, strict=True)
 
     def _csv_row(self, line: int, header: list[str], fields: list[str]) -> Row | None:
         if not fields or fields == [""]:
@@ -169,21 +158,19 @@ class CorpusReader:
         values = dict(zip(header, fields, strict=True))
         context: Any = {}
         if values.get("context", "").strip():
-            try:
-                context = json.loads(values["context"])
-            except json.JSONDecodeError as error:
-                self._issue(line, "corpus-context", f"context is not valid JSON: {error.msg}")
+            context, wrong = read_json(values["context"])
+            if wrong:
+                self._issue(line, "corpus-context", f"context is not valid JSON: {wrong}")
                 return None
         return self._row(line, values, context)
 
-    def _jsonl(self, lines: _Lines) -> Iterator[Row]:
+    def _jsonl(self, lines: Lines) -> Iterator[Row]:
         for text in lines:
             if not text.strip():
                 continue
-            try:
-                values = json.loads(text)
-            except json.JSONDecodeError as error:
-                self._issue(lines.number, "corpus-syntax", f"not valid JSON: {error.msg}")
+            values, wrong = read_json(text)
+            if wrong:
+                self._issue(lines.number, "corpus-syntax", f"not valid JSON: {wrong}")
                 continue
             if not isinstance(values, dict):
                 self._issue(lines.number, "corpus-syntax", "a line must hold a JSON object")

@@ -201,3 +201,69 @@ def test_an_unknown_policy_is_a_usage_error(tmp_path: Path) -> None:
     path.write_bytes(b"text,agent\n")
     with pytest.raises(UsageError, match="several must be one of first, skip, any"):
         CorpusReader(path, agents=AGENTS, entry="concierge", several="all")
+
+
+def test_json_too_deep_or_too_long_to_read_is_a_located_bad_row(tmp_path: Path) -> None:
+    deep = "[" * 5000 + "]" * 5000
+    digits = "9" * 5000
+    data = (b'{"text": "a", "agent": "claims"}\n'
+            + f'{{"text": "b", "agent": "claims", "context": {{"x": {deep}}}}}\n'.encode()
+            + f'{{"text": "c", "agent": "claims", "n": {digits}}}\n'.encode())
+    rows, issues = read(tmp_path, "c.jsonl", data)
+    assert [r.text for r in rows] == ["a"]
+    assert issues == [(2, "corpus-syntax", "not valid JSON: nested too deeply"),
+                      (3, "corpus-syntax", "not valid JSON: a number with too many digits")]
+    context = deep.replace('"', '""')
+    rows, issues = read(tmp_path, "c.csv", f'text,agent,context\nb,claims,"{context}"\n'
+                        f"ok,claims,\n".encode())
+    assert [r.text for r in rows] == ["ok"]
+    assert issues == [(2, "corpus-context", "context is not valid JSON: nested too deeply")]
+
+
+def test_a_stray_quote_loses_its_row_only_and_is_located_where_it_opens(
+    tmp_path: Path,
+) -> None:
+    """Without a bound the quote would run on, swallowing every row up to the next quote or
+    the end of the file."""
+    good = [f"row {n},claims" for n in range(100)]
+    lines = ["text,agent", *good[:10], '"Hello I have a question,claims', *good[10:]]
+    rows, issues = read(tmp_path, "c.csv", "\n".join(lines).encode() + b"\n")
+    assert [r.text for r in rows] == [f"row {n}" for n in range(100)]
+    assert [(line, code) for line, code, _ in issues] == [(12, "corpus-syntax")]
+    assert "stray quote" in issues[0][2]
+    rows, issues = read(tmp_path, "d.csv", "\n".join(lines[:20]).encode())  # open at the end
+    assert [r.text for r in rows] == [f"row {n}" for n in range(18)]
+    assert [(line, code) for line, code, _ in issues] == [(12, "corpus-syntax")]
+
+
+def test_a_quoted_text_with_line_breaks_is_one_row_located_at_its_first_line(
+    tmp_path: Path,
+) -> None:
+    rows, issues = read(tmp_path, "c.csv", b'text,agent\n"my card\n\nnever came",claims\n'
+                                           b"next,claims\n")
+    assert issues == []
+    assert [(r.line, r.text) for r in rows] == [(2, "my card\n\nnever came"), (5, "next")]
+
+
+def test_a_bad_line_inside_a_quoted_text_leaves_the_whole_row_out(tmp_path: Path) -> None:
+    """The bad line is reported and skipped: the row it belongs to is not read without it."""
+    data = b'text,agent\n"my card\nnever \xe9 came\nplease help",claims\nnext,claims\n'
+    rows, issues = read(tmp_path, "c.csv", data)
+    assert [r.text for r in rows] == ["next"]
+    assert [(line, code) for line, code, _ in issues] == [(3, "corpus-encoding")]
+
+
+def test_a_quoted_text_longer_than_the_limit_is_skipped_whole(tmp_path: Path) -> None:
+    """Spread over lines each under the line limit: none of its lines becomes a row."""
+    part = "x" * (MAX_LINE // 2)
+    text = "\n".join([part] * 5)
+    data = f'text,agent\nfirst,claims\n"{text} tail",concierge\nlast,claims\n'.encode()
+    rows, issues = read(tmp_path, "c.csv", data)
+    assert [r.text for r in rows] == ["first", "last"]
+    assert [(line, code) for line, code, _ in issues] == [(3, "corpus-too-long")]
+
+
+def test_line_endings_of_a_lone_cr_are_named(tmp_path: Path) -> None:
+    rows, issues = read(tmp_path, "c.csv", b"text,agent\rhello,claims\r")
+    assert rows == [] and issues[0][:2] == (1, "corpus-syntax")
+    assert "lone CR" in issues[0][2]
