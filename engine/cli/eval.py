@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable
 
 from engine.errors import UsageError
-from engine.evaluation.corpus import SEVERAL, CorpusReader, Row
+from engine.evaluation.corpus import SEVERAL, CorpusReader
 from engine.evaluation.labels import load_labels
 from engine.evaluation.report import RENDER_BY_NAME, Report, Threshold, render_findings
 from engine.evaluation.run import Evaluation, evaluate
-from engine.evaluation.sweep import curve, thresholds_of
+from engine.evaluation.sweep import Point, curve, thresholds_of
 from engine.loading.loader import load_config
 from engine.routing.router import Router
 
@@ -103,12 +102,15 @@ def execute(args: argparse.Namespace) -> int:
     labels = load_labels(args.labels, agents=agents) if args.labels else None
     reader = CorpusReader(args.corpus, agents=agents, entry=snapshot.config.engine.entry,
                           labels=labels, several=args.several_labels)
-    rows: Iterable[Row] = list(reader) if args.curve else reader
-    evaluation = evaluate(Router(snapshot), rows, agents=agents, worst=args.worst)
+    evaluation = evaluate(Router(snapshot), reader, agents=agents, worst=args.worst)
     note_several(reader, "eval")
     thresholds = _thresholds(args, evaluation)
     issues = tuple(reader.issues)
-    points = tuple(curve(snapshot, list(rows))) if args.curve else ()
+    points: tuple[Point, ...] = ()
+    if args.curve:  # a second pass over the file, its bad rows already reported
+        again = CorpusReader(args.corpus, agents=agents, entry=snapshot.config.engine.entry,
+                             labels=labels, several=args.several_labels)
+        points = tuple(curve(snapshot, again))
     examples = thresholds_of(snapshot) if snapshot.example_index is not None else None
     report = Report(args.corpus, evaluation, issues, tuple(thresholds), reader.bad_rows,
                     points, examples)

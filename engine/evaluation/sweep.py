@@ -8,7 +8,7 @@ Pure over models and rows.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.evaluation.corpus import Row
@@ -52,7 +52,8 @@ def with_thresholds(snapshot: Snapshot, chosen: Thresholds) -> Snapshot:
 class Seen:
     """One row as the examples layer sees it at some temperature: the agent it would send
     the row to (None: it does not answer), that agent's probability and lead, and where the
-    row goes when the examples layer does not answer."""
+    row goes when the examples layer does not answer. `expected` is the row's agent, `also`
+    its other labels' (a route to one of them is right too: see `Row.also`)."""
 
     expected: str
     sender: str
@@ -60,9 +61,10 @@ class Seen:
     score: float
     margin: float
     otherwise: str
+    also: tuple[str, ...] = ()
 
 
-def seen_rows(learned: Snapshot, rows: Sequence[Row], temperature: float) -> list[Seen]:
+def seen_rows(learned: Snapshot, rows: Iterable[Row], temperature: float) -> list[Seen]:
     """Each row as `learned` (with its own `unknown_words`) sees it at `temperature`."""
     unknown_words = learned.config.engine.examples.unknown_words
     answering = Router(with_thresholds(learned, Thresholds(0.0, 0.0, temperature,
@@ -76,10 +78,10 @@ def seen_rows(learned: Snapshot, rows: Sequence[Row], temperature: float) -> lis
         decision = answering.route(request)
         match = decision.examples
         if decision.layer is Layer.example and match is not None:
-            found.append(Seen(row.expected(decision.target), row.sender, decision.target,
-                              match.score, match.margin, otherwise))
+            found.append(Seen(row.agent, row.sender, decision.target, match.score,
+                              match.margin, otherwise, row.also))
         else:
-            found.append(Seen(row.expected(otherwise), row.sender, None, 0.0, 0.0, otherwise))
+            found.append(Seen(row.agent, row.sender, None, 0.0, 0.0, otherwise, row.also))
     return found
 
 
@@ -90,13 +92,14 @@ def tally_at(seen: Sequence[Seen], min_score: float, margin: float
     for row in seen:
         answers = row.agent is not None and row.score >= min_score and row.margin >= margin
         predicted = row.agent if answers and row.agent is not None else row.otherwise
-        right += predicted == row.expected
-        if row.expected == row.sender:
+        expected = predicted if predicted in row.also else row.expected
+        right += predicted == expected
+        if expected == row.sender:
             stays += 1
             false_transfers += predicted != row.sender
         else:
             moves += 1
-            moved_right += predicted == row.expected
+            moved_right += predicted == expected
     return (right / len(seen), moved_right / moves if moves else 0.0,
             false_transfers / stays if stays else 0.0)
 
@@ -115,7 +118,7 @@ CURVE = tuple(step / 20 for step in range(20))
 """The `min_score`s a curve shows."""
 
 
-def curve(snapshot: Snapshot, rows: Sequence[Row]) -> list[Point]:
+def curve(snapshot: Snapshot, rows: Iterable[Row]) -> list[Point]:
     """What `rows` would score with the examples layer answering from each `min_score` of
     `CURVE` (the set's own margin, temperature and unknown_words): the trade-off a team picks
     from."""

@@ -25,3 +25,26 @@ def test_rows_are_seen_at_the_sets_own_unknown_word_weight() -> None:
     assert seen[own.unknown_words].agent == seen[1.5].agent == "card_recommendation"
     assert seen[1.5].score < seen[own.unknown_words].score  # less sure
     assert seen[3.0].agent is None  # the entry agent's own examples win: it stays
+
+
+def test_a_curve_scores_rows_with_several_labels_as_the_evaluation_does() -> None:
+    """Rows right wherever they go (every agent is one of their labels): at each threshold
+    they are scored against the agent they go to there, not against the one the examples
+    layer picks at any score, so every point is as right as the evaluation at it."""
+    from engine.evaluation.run import evaluate
+    from engine.evaluation.sweep import curve
+    from engine.routing.router import Router
+
+    snapshot = load_config(CONFIGS / "banking")
+    agents = tuple(snapshot.agents)
+    texts = ["a stranger used my card online", "which credit card is right for me",
+             "can I get a card for my kid", "I want to make a subject access request"]
+    rows = [Row(n, text, "concierge", "concierge", also=agents)
+            for n, text in enumerate(texts, 2)]
+    own = thresholds_of(snapshot)
+    points = curve(snapshot, rows)
+    assert points and {point.accuracy for point in points} == {1.0}
+    for point in points[::5]:
+        at = with_thresholds(snapshot, replace(own, min_score=point.min_score))
+        tally = evaluate(Router(at), rows, agents=agents, worst=0).tally
+        assert tally.correct == tally.rows
