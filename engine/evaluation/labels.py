@@ -26,7 +26,8 @@ def load_labels(path: str | Path, *, agents: Collection[str]) -> dict[str, str]:
     try:
         if where.stat().st_size > MAX_BYTES:
             raise UsageError(f"--labels {str(path)!r} is larger than {MAX_BYTES} bytes")
-        data = YAML(typ="safe").load(where.read_text(encoding="utf-8"))
+        # every scalar read as the text it is: labels such as 001, 1.10 or null stay labels
+        data = YAML(typ="base").load(where)
     except (OSError, UnicodeDecodeError, YAMLError) as error:
         raise UsageError(f"--labels {str(path)!r} cannot be read: {error}") from None
     if isinstance(data, dict) and isinstance(data.get("intents"), dict):
