@@ -22,7 +22,7 @@ from engine.evaluation.labels import load_labels
 from engine.evaluation.metrics import Tally
 from engine.learning.clean import REASONS
 from engine.learning.learn import TOTAL, Outcome, learn
-from engine.learning.write import write_learned
+from engine.learning.write import check_out, write_learned
 from engine.loading.loader import check_paths, load_config
 
 NAME = "learn"
@@ -126,6 +126,7 @@ def execute(args: argparse.Namespace) -> int:
     if args.max_examples < 1 or args.max_total < 1:
         raise UsageError("--max-examples and --max-total must be at least 1")
     snapshot = load_config(args.path)
+    check_out(snapshot, Path(args.out))
     agents = tuple(snapshot.agents)
     labels = load_labels(args.labels, agents=agents) if args.labels else None
     reader = CorpusReader(args.corpus, agents=agents, entry=snapshot.config.engine.entry,

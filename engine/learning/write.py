@@ -33,13 +33,23 @@ def _yaml() -> YAML:
     return yaml
 
 
-def copy_set(snapshot: Snapshot, out: Path) -> dict[str, Path]:
-    """Copy every file of the set into `out`, keeping their layout: source -> copy."""
+def check_out(snapshot: Snapshot, out: Path) -> None:
+    """A `UsageError` unless `out` can take the learned set: a folder that is new or empty,
+    outside the set (checked before any learning, and again when writing)."""
     root = Path(snapshot.root).resolve().parent
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {str(out)!r} is a file, not a folder; learn never overwrites "
+                         "files")
     if out.exists() and any(out.iterdir()):
         raise UsageError(f"--out {str(out)!r} is not empty; learn never overwrites files")
     if out.resolve() == root or root in out.resolve().parents:
         raise UsageError(f"--out {str(out)!r} is inside the config set; choose another folder")
+
+
+def copy_set(snapshot: Snapshot, out: Path) -> dict[str, Path]:
+    """Copy every file of the set into `out`, keeping their layout: source -> copy."""
+    root = Path(snapshot.root).resolve().parent
+    check_out(snapshot, out)
     copies = {}
     for name in snapshot.config.files:
         source = Path(name).resolve()

@@ -99,15 +99,17 @@ def test_a_learned_config_reaches_the_targets_on_a_synthetic_corpus(tmp_path: Pa
     assert done.returncode == 0, done.stdout[-2000:]
 
 
-@pytest.mark.parametrize("where", ["non-empty", "inside"])
+@pytest.mark.parametrize("where", ["non-empty", "inside", "a file"])
 def test_learn_never_writes_over_files(tmp_path: Path, where: str) -> None:
+    """Refused before any learning: the report says why and learn prints no figures."""
     out = tmp_path / "busy"
     out.mkdir()
     (out / "keep.txt").write_text("mine")
-    target = out if where == "non-empty" else BANKING / "learned"
-    done = handoff("learn", BANKING, BANKING / "corpus" / "dev.csv", "--out", target)
-    assert done.returncode == 2
+    target = {"non-empty": out, "inside": BANKING / "learned", "a file": out / "keep.txt"}
+    done = handoff("learn", BANKING, BANKING / "corpus" / "dev.csv", "--out", target[where])
+    assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "learn never overwrites" in done.stderr or "inside the config set" in done.stderr
+    assert done.stdout == ""  # nothing learned first
     assert (out / "keep.txt").read_text() == "mine"
     assert not (BANKING / "learned").exists()
 
