@@ -65,10 +65,14 @@ def _figures(tally: Tally) -> dict[str, float]:
             "false_transfer_rate": round(tally.false_transfer_rate, 4)}
 
 
-def _document(outcome: Outcome, out: str) -> dict[str, Any]:
+def _document(outcome: Outcome, out: str, reader: CorpusReader) -> dict[str, Any]:
     agents = sorted({agent for agent, _ in outcome.learned.added})
     return {
         "out": out,
+        "bad_rows": {"rows": reader.bad_rows,
+                     "issues": [{"line": issue.line, "code": issue.code,
+                                 "message": issue.message} for issue in reader.issues]},
+        "several_labels": {"rows": reader.several_rows, "policy": reader.several},
         "train_rows": outcome.train_rows,
         "test_rows": outcome.test_rows,
         "before": _figures(outcome.before),
@@ -147,7 +151,7 @@ def execute(args: argparse.Namespace) -> int:
     out = Path(args.out)
     write_learned(snapshot, out, outcome.learned.added, outcome.keywords, source=args.corpus,
                   thresholds=outcome.thresholds)
-    document = _document(outcome, args.out)
+    document = _document(outcome, args.out, reader)
     print(json.dumps(document, indent=2) if args.format == "json" else _text(document))
     result = check_paths([out])
     for issue in result.issues:

@@ -169,6 +169,11 @@ class CorpusReader:
             if not text.strip():
                 continue
             values, wrong = read_json(text)
+            if wrong and lines.number == 1 and text.strip() in ("{", "["):
+                self._issue(1, "corpus-syntax", "not valid JSON Lines: the file looks like one "
+                            "JSON document over many lines; a corpus holds one JSON object per "
+                            "line, each with 'text' and 'agent' (or write it as CSV)")
+                return
             if wrong:
                 self._issue(lines.number, "corpus-syntax", f"not valid JSON: {wrong}")
                 continue

@@ -149,6 +149,11 @@ def test_a_hostile_corpus_is_reported_by_row_and_still_gives_a_valid_set(tmp_pat
     report = json.loads(done.stdout)
     assert report["cleaning"]["conflict"]["rows"] == 1
     assert report["cleaning"]["duplicate"]["rows"] == 1
+    bad = report["bad_rows"]  # the rows left out before cleaning, located in the report too
+    assert bad["rows"] == 3 and [issue["line"] for issue in bad["issues"]] == [64, 65, 67]
+    assert [issue["code"] for issue in bad["issues"]] == [
+        "corpus-unknown-label", "corpus-too-long", "corpus-encoding"]
+    assert report["several_labels"] == {"rows": 0, "policy": "first"}
     assert handoff("check", out, "--strict").returncode == 0
 
 

@@ -267,3 +267,12 @@ def test_line_endings_of_a_lone_cr_are_named(tmp_path: Path) -> None:
     rows, issues = read(tmp_path, "c.csv", b"text,agent\rhello,claims\r")
     assert rows == [] and issues[0][:2] == (1, "corpus-syntax")
     assert "lone CR" in issues[0][2]
+
+
+def test_one_json_document_over_many_lines_is_named_once_not_line_by_line(
+    tmp_path: Path,
+) -> None:
+    data = b'{\n"train": [\n["hi", "claims"]\n]\n}\n'
+    rows, issues = read(tmp_path, "c.jsonl", data)
+    assert rows == [] and [(line, code) for line, code, _ in issues] == [(1, "corpus-syntax")]
+    assert "one JSON object per line" in issues[0][2]
