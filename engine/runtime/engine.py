@@ -19,6 +19,7 @@ from engine.runtime.call import HandoffCall
 from engine.runtime.handoff import CallerPolicy
 from engine.runtime.handoff import HandoffOutcome as HandoffOutcome
 from engine.runtime.hooks import Event, Hook, Hooks
+from engine.runtime.inputs import check_move
 from engine.runtime.observing import Observing
 from engine.runtime.reload import Loader, Reloader, ReloadResult
 from engine.runtime.replicas import event_data, forward_remote_changes
@@ -227,7 +228,7 @@ class Engine:
     def complete(
         self, record_id: str, result: Mapping[str, Any], *, actor: str | None = None
     ) -> HandoffRecord:
-        return self._move(record_id, Trigger.complete, result=dict(result), actor=actor)
+        return self._move(record_id, Trigger.complete, result=result, actor=actor)
 
     def reject(self, record_id: str, reason: str, *, actor: str | None = None) -> HandoffRecord:
         return self._move(record_id, Trigger.reject, reason=reason, actor=actor)
@@ -244,9 +245,12 @@ class Engine:
         trigger: Trigger,
         *,
         reason: str = "",
-        result: dict[str, Any] | None = None,
+        result: Mapping[str, Any] | None = None,
         actor: str | None = None,
     ) -> HandoffRecord:
+        check_move(self._policy(self.snapshot).limits, record_id, trigger.value,
+                   reason=reason, result=result, actor=actor)
+        result = None if result is None else dict(result)
         try:
             record = self.manager.move(record_id, trigger, reason=reason, result=result,
                                        actor=actor)

@@ -1,21 +1,22 @@
 """What a caller may pass to `Engine.handoff`: types, JSON data only, size and depth caps.
 
 `clean_input` returns a copy that is always safe to route and store (cut and sanitized where
-the caller's was not) plus the first problem found, as an `InputRefusal`. It never raises
-for bad data and never routes or records anything.
+the caller's was not) plus the first problem found, as an `InputRefusal`: it never raises for
+bad data. `check_move` holds a lifecycle move's arguments to the same caps, raising. Neither
+routes nor records anything.
 """
 
 from __future__ import annotations
 
-import math
-import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple
 
 from engine.config.models import InputLimits
+from engine.errors import RecordNotFound, UsageError
 from engine.records.models import as_utc
+from engine.runtime.json_data import SURROGATE, Note, Walk, has_surrogate, short
 
 INVALID_INPUT = "invalid_input"
 """Refusal reason: caller data of the wrong type, not JSON data, or over a cap."""
@@ -24,11 +25,6 @@ UNKNOWN_SENDER = "unknown_sender"
 NAME_MAX_CHARS = 256
 """Longest sender, tool, target or actor name accepted."""
 
-Note = Callable[[str, str], None]
-"""Records a problem: (where, e.g. `context.a[2]`, and what is wrong)."""
-Path = tuple[str | int, ...]
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_INT_BOUND = 2**63
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,15 +60,21 @@ class HandoffInput(NamedTuple):
     actor: str | None
 
 
-def clean_input(limits: InputLimits, **raw: Any) -> tuple[HandoffInput, InputRefusal | None]:
-    """Check every argument of `HandoffInput` in `raw`; returns the cleaned input and the first
-    problem (None when the input was fine, and then the cleaned copy equals it)."""
+def _problems() -> tuple[list[InputRefusal], Note]:
+    """A list of problems and the `Note` that adds to it."""
     problems: list[InputRefusal] = []
 
     def note(where: str, detail: str) -> None:
         field = where.split(".", 1)[0].split("[", 1)[0]
         problems.append(InputRefusal(field, f"{where}: {detail}"))
 
+    return problems, note
+
+
+def clean_input(limits: InputLimits, **raw: Any) -> tuple[HandoffInput, InputRefusal | None]:
+    """Check every argument of `HandoffInput` in `raw`; returns the cleaned input and the first
+    problem (None when the input was fine, and then the cleaned copy equals it)."""
+    problems, note = _problems()
     get = raw.get
     cleaned = HandoffInput(
         sender=_name("sender", get("sender"), note) or "",
@@ -89,6 +91,37 @@ def clean_input(limits: InputLimits, **raw: Any) -> tuple[HandoffInput, InputRef
     return cleaned, (problems[0] if problems else None)
 
 
+def check_move(limits: InputLimits, record_id: Any, move: str, *, reason: Any, result: Any,
+               actor: Any) -> None:
+    """Raise `UsageError` when a lifecycle move's arguments break the caps a handoff's keep
+    (`reason` text, `result` JSON data, and a mapping for `complete`, `actor` a name), and
+    `RecordNotFound` for an id no store can hold: data a store could not keep or read back
+    never reaches it."""
+    if not isinstance(record_id, str):
+        raise UsageError(f"cannot {move}: a record id is a string, not "
+                         f"{type(record_id).__name__}")
+    if has_surrogate(record_id):  # no stored id is text that is not valid Unicode
+        raise RecordNotFound(record_id)
+    if move == "complete" and not isinstance(result, Mapping):
+        raise UsageError(f"cannot complete {record_id}: the result is a mapping, not "
+                         f"{type(result).__name__}")
+    refusal = _move_refusal(limits, reason=reason, result=result, actor=actor)
+    if refusal is not None:
+        raise UsageError(f"cannot {move} {record_id}: {refusal.detail}")
+
+
+def _move_refusal(limits: InputLimits, *, reason: Any, result: Any, actor: Any
+                  ) -> InputRefusal | None:
+    problems, note = _problems()
+    if not isinstance(reason, str):
+        note("reason", f"expected a string, got {type(reason).__name__}")
+    else:
+        _string(str.__str__(reason), "reason", limits.max_text_chars, note)
+    _data("result", result, limits, note)
+    _name("actor", actor, note)
+    return problems[0] if problems else None
+
+
 def _text(value: Any, limit: int, note: Note) -> str:
     if value is None:
         return ""
@@ -103,9 +136,9 @@ def _string(value: str, where: str, limit: int, note: Note) -> str:
     if len(value) > limit:
         note(where, f"longer than {limit} characters")
         value = f"{value[:limit]}... [cut: {len(value)} characters]"
-    if not value.isascii() and _SURROGATE.search(value):
+    if not value.isascii() and SURROGATE.search(value):
         note(where, "holds a lone surrogate (not valid Unicode text)")
-        value = _SURROGATE.sub("\ufffd", value)
+        value = SURROGATE.sub("\ufffd", value)
     return value
 
 
@@ -114,7 +147,7 @@ def _name(field: str, value: Any, note: Note) -> str | None:
         return None
     if not isinstance(value, str):
         note(field, f"expected a string, got {type(value).__name__}")
-        return repr(value)[:NAME_MAX_CHARS]
+        return short(value)
     return _string(str.__str__(value), field, NAME_MAX_CHARS, note)
 
 
@@ -122,7 +155,7 @@ def _priority(value: Any, note: Note) -> int:
     if value is None:
         return 5
     if type(value) is not int or not 1 <= value <= 10:
-        note("priority", f"expected an integer from 1 to 10, got {_short(value)}")
+        note("priority", f"expected an integer from 1 to 10, got {short(value)}")
         return 5
     return value
 
@@ -150,121 +183,7 @@ def _data(field: str, value: Any, limits: InputLimits, note: Note) -> dict[str, 
         note(field, f"expected a mapping, got {type(value).__name__}")
         return {}
     try:
-        return _Walk(limits, note).mapping(value, (field,), 1)
+        return Walk(limits, note).mapping(value, (field,), 1)
     except Exception as error:  # a hostile Mapping whose methods raise
         note(field, f"could not be read ({type(error).__name__})")
         return {}
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _where(path: Path) -> str:
-    text = str(path[0])
-    for part in path[1:]:
-        text += f"[{part}]" if isinstance(part, int) else f".{part[:40]}"
-    return text
-
-
-class _Walk:
-    """One walk over caller data: a JSON-safe copy within the depth and size caps. Exact
-    built-in types take the fast paths; subclasses are read through their base type."""
-
-    def __init__(self, limits: InputLimits, note: Note) -> None:
-        self.max_depth = limits.max_depth
-        self.max_chars = limits.max_data_chars
-        self.budget = limits.max_data_chars
-        self.note = note
-
-    def problem(self, path: Path, detail: str) -> None:
-        self.note(_where(path), detail)
-
-    def value(self, value: Any, path: Path, depth: int) -> Any:
-        kind = type(value)
-        if kind is str:
-            return self.string(value, path)
-        if kind is dict or kind is list or kind is tuple:
-            return self.container(value, path, depth + 1)
-        self.budget -= 1
-        if value is None or kind is bool:
-            return value
-        if kind is int:
-            if -_INT_BOUND <= value < _INT_BOUND:
-                return value
-            self.problem(path, "integer outside 64 bits")
-            return "[removed: integer outside 64 bits]"
-        if kind is float:
-            if math.isfinite(value):
-                return value
-            self.problem(path, f"{value} is not a finite number")
-            return None
-        return self.subclass(value, path, depth)
-
-    def subclass(self, value: Any, path: Path, depth: int) -> Any:
-        """Instances of subclasses (str enums, OrderedDict, ...), or what is not JSON data."""
-        self.budget += 1  # charged again by the path it takes
-        if isinstance(value, str):
-            return self.string(str.__str__(value), path)
-        if isinstance(value, bool):
-            return self.value(bool(value), path, depth)
-        if isinstance(value, int):
-            return self.value(int.__int__(value), path, depth)
-        if isinstance(value, float):
-            return self.value(float.__float__(value), path, depth)
-        if isinstance(value, (Mapping, list, tuple)):
-            return self.container(value, path, depth + 1)
-        self.budget -= 1
-        self.problem(path, f"{type(value).__name__} is not JSON data")
-        return f"[removed: {type(value).__name__}]"
-
-    def string(self, value: str, path: Path) -> str:
-        size = len(value)
-        if size > self.budget:
-            self.problem(path, f"larger than {self.max_chars} characters in all")
-            value = f"{value[:max(self.budget, 0)]}... [cut: {size} characters]"
-            size = self.budget
-        self.budget -= size
-        if not value.isascii() and _SURROGATE.search(value):
-            self.problem(path, "holds a lone surrogate (not valid Unicode text)")
-            value = _SURROGATE.sub("\ufffd", value)
-        return value
-
-    def container(self, value: Any, path: Path, depth: int) -> Any:
-        self.budget -= 1
-        if depth > self.max_depth:
-            self.problem(path, f"nested deeper than {self.max_depth} levels")
-            return f"[cut: nested deeper than {self.max_depth} levels]"
-        if isinstance(value, Mapping):
-            return self.mapping(value, path, depth)
-        out: list[Any] = []
-        for item in value:
-            if self.budget <= 0:
-                self.problem(path, f"larger than {self.max_chars} characters in all")
-                out.append(f"[cut: {len(value) - len(out)} more items]")
-                break
-            out.append(self.value(item, (*path, len(out)), depth))
-        return out
-
-    def mapping(self, value: Mapping[Any, Any], path: Path, depth: int) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for key, item in value.items():
-            if self.budget <= 0:
-                self.problem(path, f"larger than {self.max_chars} characters in all")
-                out["[cut]"] = f"{len(value) - len(out)} more entries"
-                break
-            if type(key) is not str:
-                if not isinstance(key, str):
-                    self.problem(path, f"key {_short(key)} is not a string")
-                    key = repr(key)
-                key = str.__str__(key)
-            name = self.string(key, path)
-            kind = type(item)
-            if kind is bool or item is None or (kind is str and item.isascii()
-                                                and len(item) < self.budget):
-                self.budget -= 1 if kind is not str else len(item)  # the common cases, inline
-                out[name] = item
-            else:
-                out[name] = self.value(item, (*path, name), depth)
-        return out

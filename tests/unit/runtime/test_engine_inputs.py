@@ -3,6 +3,7 @@ reason and an audited `rejected` record holding what can be stored safely."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone, tzinfo
@@ -11,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from engine.errors import UsageError
+from engine.errors import RecordNotFound, UsageError
 from engine.lifecycle import HandoffRecord, HandoffStatus
 from engine.runtime.engine import Engine, HandoffOutcome
 from engine.runtime.inputs import INVALID_INPUT, UNKNOWN_SENDER
@@ -124,6 +125,11 @@ class Opaque:
     pass
 
 
+class BadRepr:
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+
 class BrokenZone(tzinfo):
     def utcoffset(self, moment: datetime | None) -> timedelta:
         raise RuntimeError("no offset")
@@ -150,6 +156,14 @@ class BrokenZone(tzinfo):
         ({"context": {"n": 2**70}}, "context.n: integer outside 64 bits"),
         ({"tool_args": {"a": {1, 2}}}, "tool_args.a: set is not JSON data"),
         ({"tool_result": nested(40)}, "tool_result.a.a.a"),
+        ({"priority": BadRepr()}, "priority: expected an integer from 1 to 10, got a BadRepr "
+                                  "that cannot be shown"),
+        ({"priority": 10**5000}, "priority: expected an integer from 1 to 10, got an integer "
+                                 "outside 64 bits"),
+        ({"actor": BadRepr()}, "actor: expected a string, got BadRepr"),
+        ({"tool": 10**5000}, "tool: expected a string, got int"),
+        ({"context": {BadRepr(): 1}}, "context: key a BadRepr that cannot be shown is not a "
+                                      "string"),
     ],
 )
 def test_bad_caller_data_is_a_refusal_naming_the_field(
@@ -242,3 +256,49 @@ def test_a_nul_character_in_names_and_reasons_is_audited_on_every_store(
     any_engine.accept(other.record.record_id)
     failed = any_engine.fail(other.record.record_id, "broken\x00")
     assert any_engine.manager.get(failed.record_id).response.reason == "broken\x00"  # type: ignore[union-attr]
+
+
+def _accepted(engine: Engine) -> str:
+    record = engine.handoff("my card was stolen", sender="concierge").record
+    engine.accept(record.record_id)
+    return record.record_id
+
+
+def _cyclic() -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    data["self"] = data
+    return data
+
+
+@pytest.mark.parametrize(
+    ("move", "argument", "says"),
+    [
+        ("complete", nested(200), "result.a.a"),
+        ("complete", _cyclic(), "result.self.self"),
+        ("complete", {"o": Opaque()}, "result.o: Opaque is not JSON data"),
+        ("complete", {"x": "\ud800"}, "result.x: holds a lone surrogate"),
+        ("complete", {"n": float("inf")}, "result.n: inf is not a finite number"),
+        ("complete", None, "the result is a mapping, not NoneType"),
+        ("fail", 12345, "reason: expected a string, got int"),
+        ("fail", "bad \ud800", "reason: holds a lone surrogate"),
+        ("fail", "x" * 70_000, "reason: longer than 65536 characters"),
+    ],
+)
+def test_a_move_with_data_a_store_could_not_read_back_is_refused_before_it_is_written(
+    any_engine: Engine, move: str, argument: Any, says: str
+) -> None:
+    """The record stays as it was, and every record of the store can still be read: one bad
+    result must never make the audit trail unreadable."""
+    record_id = _accepted(any_engine)
+    with pytest.raises(UsageError, match=f"cannot {move} {record_id}: .*{re.escape(says)}"):
+        getattr(any_engine, move)(record_id, argument)
+    again = Engine(BANKING, store=any_engine.manager.store, sweep_interval_s=None)
+    assert again.manager.get(record_id).status is HandoffStatus.accepted
+    assert len(again.manager.list_records()) == 1
+
+
+def test_a_record_id_that_no_store_can_hold_is_named(any_engine: Engine) -> None:
+    with pytest.raises(UsageError, match="a record id is a string, not NoneType"):
+        any_engine.accept(None)  # type: ignore[arg-type]
+    with pytest.raises(RecordNotFound):
+        any_engine.accept("\ud800")
