@@ -6,10 +6,11 @@ here reads or writes a store, and nothing takes locks.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from engine.errors import IllegalTransition
+from engine.errors import IllegalTransition, UsageError
 from engine.lifecycle.expiry import Expiry, overdue_reason
 from engine.lifecycle.table import CREATE, FAILURE_BY_TRIGGER, Trigger, destination
 from engine.records.models import (
@@ -20,6 +21,7 @@ from engine.records.models import (
     evolve,
     new_move,
 )
+from engine.stores.export_data import scalar_problem, where
 
 ACCEPTED_REASON = "Accepted by receiving agent."
 _ACCEPTED = HandoffResponse(accepted=True, reason=ACCEPTED_REASON)  # shared: responses are frozen
@@ -57,6 +59,10 @@ def moved(
     dest = destination(state, trigger)
     if dest is None:
         raise IllegalTransition(record.record_id, _NAME[state], _NAME[trigger])
+    if order.result is not None or type(order.reason) is not str:
+        problem = order_problem(order)
+        if problem is not None:
+            raise UsageError(f"cannot {_NAME[trigger]} {record.record_id}: {problem}")
     now = context[0]
     if now < record.updated_at:
         now = record.updated_at
@@ -77,6 +83,43 @@ def moved(
         if dest is _FAILED:
             changes["failure"] = failure or _failure(record, trigger, context)
     return evolve(record, changes)
+
+
+RESULT_MAX_DEPTH = 100
+"""Deepest nesting of a move's result (engine.yaml's `max_depth` is at most 100 too): far
+within what every store reads back (an export item may be 200 levels deep, the record
+included)."""
+
+
+def order_problem(order: MoveOrder) -> str | None:
+    """What a move carries that no store could keep or read back, or None: a reason that is
+    not text, a result that is not JSON data (a mapping, text without lone surrogates, finite
+    numbers, integers within 64 bits, at most `RESULT_MAX_DEPTH` levels; cycles included)."""
+    if not isinstance(order.reason, str):
+        return f"reason: expected a string, got {type(order.reason).__name__}"
+    if order.result is None:
+        return None
+    if not isinstance(order.result, Mapping):
+        return f"result: expected a mapping, got {type(order.result).__name__}"
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(order.result, ("result",))]
+    while stack:  # iterative: any depth is safe to walk
+        current, path = stack.pop()
+        if len(path) > RESULT_MAX_DEPTH:
+            return f"{where(path)}: nested deeper than {RESULT_MAX_DEPTH} levels"
+        mapping = isinstance(current, Mapping)
+        for key, item in current.items() if mapping else enumerate(current):
+            if mapping and not isinstance(key, str):
+                return f"{where(path)}: a key of type {type(key).__name__} is not text"
+            if isinstance(item, (Mapping, list, tuple)):
+                stack.append((item, (*path, key)))
+                continue
+            problem = None if item is None or isinstance(item, bool) else scalar_problem(
+                int(item) if isinstance(item, int) else
+                float(item) if isinstance(item, float) else
+                str.__str__(item) if isinstance(item, str) else item)
+            if problem is not None:
+                return f"{where((*path, key))}: {problem}"
+    return None
 
 
 def _failure(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
@@ -299,3 +300,62 @@ def test_sweeper_survives_a_failing_sweep(tmp_path: Path) -> None:
     assert not sweeper.running
     with pytest.raises(UsageError, match="interval"):
         Sweeper(manager, interval_s=0)
+
+
+def _deep(levels: int) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for _ in range(levels):
+        data = {"a": data}
+    return data
+
+
+def _cyclic() -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    data["self"] = data
+    return data
+
+
+@pytest.mark.parametrize(
+    ("result", "says"),
+    [
+        (_deep(150), "nested deeper than 100 levels"),
+        (_cyclic(), "nested deeper than 100 levels"),
+        ({"o": object()}, "result.o: object is not JSON data"),
+        ({1: "one"}, "result: a key of type int is not text"),
+        ({"x": "\ud800"}, "result.x: holds a lone surrogate"),
+        ({"n": float("nan")}, "result.n: nan is not a finite number"),
+        ({"n": 2**70}, "result.n: integer outside 64 bits"),
+    ],
+)
+def test_a_result_no_store_could_keep_or_read_back_is_refused_on_every_path(
+    tmp_path: Path, result: dict[str, Any], says: str
+) -> None:
+    """The manager's own moves (the pump's bridge and callers without an Engine use them):
+    the record stays as it was, and the store still reads back every record."""
+    store = SQLiteStore(tmp_path / "records.db")
+    manager = HandoffManager(store=store)
+    record_id = manager.create_handoff(request()).record_id
+    manager.accept(record_id)
+    with pytest.raises(UsageError, match=f"cannot complete {record_id}: .*{re.escape(says)}"):
+        manager.complete(record_id, result)
+    again = HandoffManager(store=SQLiteStore(tmp_path / "records.db"))
+    assert again.get(record_id).status is HandoffStatus.accepted
+    assert [record.record_id for record in again.list_records()] == [record_id]
+
+
+def test_results_of_json_data_at_the_depth_cap_tuples_included_are_kept(tmp_path: Path) -> None:
+    manager = HandoffManager(store=SQLiteStore(tmp_path / "records.db"))
+    record_id = manager.create_handoff(request()).record_id
+    manager.accept(record_id)
+    result = {"steps": (1, 2, [3, {"ok": True}]), "deep": _deep(98)}
+    manager.complete(record_id, result)
+    stored = HandoffManager(store=SQLiteStore(tmp_path / "records.db")).get(record_id)
+    assert stored.status is HandoffStatus.completed
+    assert stored.result is not None and stored.result["steps"] == [1, 2, [3, {"ok": True}]]
+
+
+def test_a_reason_that_is_not_text_is_refused(manager: HandoffManager) -> None:
+    record_id = manager.create_handoff(request()).record_id
+    with pytest.raises(UsageError, match="reason: expected a string, got int"):
+        manager.reject(record_id, 12345)  # type: ignore[arg-type]
+    assert manager.get(record_id).status is HandoffStatus.pending
