@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+import unicodedata
+
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.config.models import EXACT, NormalizationSpec
 from engine.routing import words
-from engine.text.normalize import Normalizer, contains, near
+from engine.text.normalize import NFKC_CHUNK, NFKC_GROWTH, Normalizer, contains, near, nfkc
 
 DEFAULT = Normalizer()
 NO_STEMS = Normalizer(NormalizationSpec(stemming="none"))
@@ -84,3 +86,32 @@ def test_fused_tokens_agree_with_the_step_by_step_trace(text: str) -> None:
     assert DEFAULT.trace(text)[-1][1] == " ".join(DEFAULT.tokens(text))
     no_fillers = Normalizer(NormalizationSpec(disfluencies=False))
     assert no_fillers.trace(text)[-1][1] == " ".join(no_fillers.tokens(text))
+
+
+_PIECES = ["card ", "caf\u00e9 ", "cafe\u0301 ", "\ufb01le ", "\u1100\u1161\u11a8", "\uac00",
+           "\u304b\u3099", "\u30ab\u3099", "\u6f22\u5b57", "x\u0323\u0307", "\u00bd", " ", "\u2460"]
+
+
+@given(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=80), st.integers(0, 64))
+@settings(max_examples=60, deadline=None)
+def test_a_long_text_normalized_in_chunks_is_what_nfkc_gives_whole(
+    pieces: list[str], shift: int
+) -> None:
+    """Chunks end before combining marks and conjoining jamo, so a long text (over
+    `NFKC_CHUNK`) that NFKC does not grow past `NFKC_GROWTH` times its length comes out
+    exactly as one NFKC call would give it, wherever its chunks end."""
+    unit = "".join(pieces)
+    text = "a" * shift + unit * (3 * NFKC_CHUNK // len(unit) + 1)
+    whole = unicodedata.normalize("NFKC", text)
+    assert len(text) > NFKC_CHUNK and len(whole) <= NFKC_GROWTH * len(text)
+    assert nfkc(text) == whole
+
+
+def test_a_flood_of_expanding_characters_stops_at_three_times_its_length() -> None:
+    """U+FDFA becomes 18 characters: 65,000 of them would be 1.17 million to split and match."""
+    text = "\ufdfa" * 65_000
+    found = nfkc(text)
+    assert len(found) == NFKC_GROWTH * len(text)
+    assert unicodedata.normalize("NFKC", text).startswith(found)
+    words = Normalizer().tokens(text)
+    assert 0 < len(words) <= len(found) // 2
