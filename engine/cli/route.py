@@ -69,12 +69,14 @@ MAX_STDIN_CHARS = 65536
 
 
 def task_text(words: Sequence[str]) -> str:
-    """The task text: the words given, or the standard input for a lone `-`."""
+    """The task text: the words given, or the standard input for a lone `-` (either at most
+    `MAX_STDIN_CHARS` characters)."""
     if list(words) != ["-"]:
-        return " ".join(words)
-    text = sys.stdin.read(MAX_STDIN_CHARS + 1)
+        text, where = " ".join(words), "given as arguments"
+    else:
+        text, where = sys.stdin.read(MAX_STDIN_CHARS + 1), "on the standard input"
     if len(text) > MAX_STDIN_CHARS:
-        raise UsageError(f"the task text on the standard input is over {MAX_STDIN_CHARS} chars")
+        raise UsageError(f"the task text {where} is over {MAX_STDIN_CHARS} chars")
     return text.strip()
 
 

@@ -139,9 +139,12 @@ class Engine:
         )
 
     def route(self, request: RouteRequest, *, session: Session | None = None) -> RouteDecision:
-        """Decide who takes `request` without creating a record (what `--explain` shows)."""
-        history = session.history if session is not None else ()
-        return self.router().route(request, history=history)
+        """Decide who takes `request` without creating a record (what `--explain` shows).
+        A request whose text, context, names or priority break the config's `input_limits`
+        is refused before routing, as `handoff` refuses it (no layer, `detail` says why)."""
+        router = self.router()
+        return handoff.route_checked(router, self._policy(router.snapshot).limits, request,
+                                     session)
 
     def handoff(
         self,

@@ -18,7 +18,7 @@ from engine.routing import Layer, Reason, RouteDecision, Router, RouteRequest
 from engine.routing.decision import refused
 from engine.routing.snapshot import Snapshot
 from engine.runtime.context import build_handoff_system_vars
-from engine.runtime.inputs import HandoffInput, InputRefusal
+from engine.runtime.inputs import HandoffInput, InputRefusal, clean_input
 from engine.runtime.payloads import PayloadRefusal
 from engine.runtime.session import Session
 
@@ -93,6 +93,21 @@ def decide(router: Router, request: RouteRequest, session: Session | None) -> Ro
         return refused(request, reason=Reason.unknown_target, detail=detail,
                        version=router.snapshot.version, layer=Layer.trigger)
     return router.route(request, history=session.history)
+
+
+def route_checked(router: Router, limits: InputLimits, request: RouteRequest,
+                  session: Session | None) -> RouteDecision:
+    """`router`'s decision on `request` (with `session`'s history), after the checks
+    `Engine.handoff` makes of its input: a request that breaks them is refused before routing
+    (no layer; `detail` says which field and why)."""
+    cleaned, refusal = clean_input(
+        limits, sender=request.sender, text=request.text, tool=request.tool,
+        target=request.target, context=request.context, priority=request.priority)
+    if refusal is not None:
+        return refused_input(router.snapshot, cleaned, refusal)
+    if request.text is None:  # no text at all: routed as an empty one, as a handoff is
+        request = request._replace(text="")
+    return router.route(request, history=session.history if session is not None else ())
 
 
 def refused_input(

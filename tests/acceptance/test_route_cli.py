@@ -275,3 +275,15 @@ def test_route_reads_the_task_text_from_the_standard_input() -> None:
                           capture_output=True, text=True, timeout=HANG_S, check=False, cwd=REPO)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("fraud_agent (rule lost-or-stolen-card)")
+
+
+@pytest.mark.parametrize("how", ["arguments", "stdin"])
+def test_a_task_text_over_the_cap_is_refused_however_it_is_given(how: str) -> None:
+    words = ["card"] * 20_000  # 99,999 characters once joined
+    args = ["-"] if how == "stdin" else words
+    done = subprocess.run([sys.executable, "-m", "engine", "route", "configs/banking", "--from",
+                           "concierge", *args], input=" ".join(words) if how == "stdin" else "",
+                          capture_output=True, text=True, timeout=HANG_S, check=False, cwd=REPO)
+    assert done.returncode == 2 and done.stdout == ""
+    where = "on the standard input" if how == "stdin" else "given as arguments"
+    assert f"the task text {where} is over 65536 chars" in done.stderr

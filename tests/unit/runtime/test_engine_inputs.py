@@ -14,6 +14,7 @@ import pytest
 
 from engine.errors import RecordNotFound, UsageError
 from engine.lifecycle import HandoffRecord, HandoffStatus
+from engine.routing import RouteRequest
 from engine.runtime.engine import Engine, HandoffOutcome
 from engine.runtime.inputs import INVALID_INPUT, UNKNOWN_SENDER
 from engine.stores import MemoryStore, SQLiteStore, Store, open_store
@@ -302,3 +303,28 @@ def test_a_record_id_that_no_store_can_hold_is_named(any_engine: Engine) -> None
         any_engine.accept(None)  # type: ignore[arg-type]
     with pytest.raises(RecordNotFound):
         any_engine.accept("\ud800")
+
+
+@pytest.mark.parametrize(
+    ("request_", "says"),
+    [
+        (RouteRequest("concierge", b"my card"), "text: expected a string, got bytes"),  # type: ignore[arg-type]
+        (RouteRequest("concierge", "card " * 20_000), "text: longer than 65536 characters"),
+        (RouteRequest("concierge", "hi", context={"a": nested(40)}), "context.a.a.a"),
+        (RouteRequest("concierge", "hi", priority="high"),  # type: ignore[arg-type]
+         "priority: expected an integer from 1 to 10, got 'high'"),
+    ],
+)
+def test_route_refuses_what_handoff_refuses_before_routing(
+    engine: Engine, request_: RouteRequest, says: str
+) -> None:
+    """`Engine.route` runs on every caller turn of the adapters: hostile words get a refusal
+    (no layer, the detail says why), never an exception from the normalizer."""
+    decision = engine.route(request_)
+    assert decision.target is None and decision.layer is None and decision.rejection is None
+    assert says in decision.detail
+
+
+def test_route_without_text_routes_an_empty_one(engine: Engine) -> None:
+    decision = engine.route(RouteRequest("concierge", None))  # type: ignore[arg-type]
+    assert decision.target is None and decision.rejection is not None
