@@ -58,10 +58,12 @@ class TextView:
 
 
 def _context_holds(expected: tuple[tuple[str, Any], ...], context: Mapping[str, Any]) -> bool:
+    """Every expected value is the request's, as JSON compares them: `true` is not `1`."""
     missing = object()
     for key, value in expected:
         actual = context.get(key, missing)
-        if actual is missing or actual != value:
+        if actual is missing or actual != value or isinstance(actual, bool) != isinstance(
+                value, bool):
             return False
     return True
 
