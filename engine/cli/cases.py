@@ -18,8 +18,9 @@ from typing import Any
 
 from engine.cli.output import annotation, plural
 from engine.cli.terminal import Terminal
+from engine.config.root import CASES_FILES
 from engine.errors import ConfigError, UsageError
-from engine.loading.loader import CASES_FILES, enclosing_root, find_roots, load_config
+from engine.loading.loader import enclosing_root, find_roots, load_config
 from engine.routing.cases import CaseResult, load_cases, run_case
 from engine.routing.coverage import Covered, coverage
 from engine.routing.explain import headline

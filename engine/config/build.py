@@ -92,9 +92,13 @@ class _Sets:
     fallback: str | None = None
 
     def duplicate(
-        self, document: Document, path: PathKey, code: str, what: str, first: str
+        self, document: Document, path: PathKey, code: str, what: str,
+        first: tuple[Document, PathKey],
     ) -> None:
-        message = f"{what} is already declared in {first}"
+        """`what`, declared at `path` of `document`, was declared before at `first`."""
+        earlier, at = first
+        line, col = earlier.locate(at, key=True)
+        message = f"{what} is already declared at {earlier.file}:{line}:{col}"
         self.issues.append(self.locator.at(document, path, code, message, key=True))
 
 
@@ -120,7 +124,7 @@ def _add_agents(sets: _Sets, members: Iterable[Built]) -> None:
         _legacy_trigger(sets, document)
         agent = built or build_agent(document)
         if agent.name in sets.agents:
-            first = sets.locator.agents[agent.name].file
+            first = (sets.locator.agents[agent.name], ("name",))
             sets.duplicate(document, ("name",), "duplicate-agent", f"agent {agent.name!r}", first)
             continue
         sets.agents[agent.name] = agent
@@ -128,19 +132,17 @@ def _add_agents(sets: _Sets, members: Iterable[Built]) -> None:
 
 
 def _add_capabilities(sets: _Sets, documents: Iterable[Document]) -> None:
-    declared_in: dict[str, str] = {}
     for document in documents:
         for name, body in document.data["capabilities"].items():
             where = ("capabilities", name)
             if name in sets.capabilities:
-                what = f"capability {name!r}"
-                sets.duplicate(document, where, "duplicate-capability", what, declared_in[name])
+                what, first = f"capability {name!r}", (sets.locator.capabilities[name], where)
+                sets.duplicate(document, where, "duplicate-capability", what, first)
                 continue
             source = _ref(document, where)
             sets.capabilities[name] = shared_fields(CapabilitySpec.model_validate(
                 {"name": name, **(body or {}), "source": source}
             ))
-            declared_in[name] = document.file
             sets.locator.capabilities[name] = document
 
 
@@ -162,8 +164,8 @@ def _add_routing(sets: _Sets, documents: Iterable[Document], memo: RuleMemo | No
         for index, data in enumerate(document.data.get("rules", ())):
             rule_id = data["id"]
             if rule_id in sets.locator.rules:
-                first = sets.locator.rules[rule_id][0].file
-                what = f"rule {rule_id!r}"
+                earlier, at = sets.locator.rules[rule_id]
+                first, what = (earlier, ("rules", at, "id")), f"rule {rule_id!r}"
                 sets.duplicate(document, ("rules", index, "id"), "duplicate-rule", what, first)
                 continue
             rule = built.get(index)
@@ -173,8 +175,8 @@ def _add_routing(sets: _Sets, documents: Iterable[Document], memo: RuleMemo | No
             sets.locator.rules[rule_id] = (document, index)
         if "fallback" in document.data:
             if sets.locator.fallback is not None:
-                first = sets.locator.fallback.file
-                sets.duplicate(document, ("fallback",), "duplicate-fallback", "a fallback", first)
+                sets.duplicate(document, ("fallback",), "duplicate-fallback", "a fallback",
+                               (sets.locator.fallback, ("fallback",)))
                 continue
             sets.fallback = document.data["fallback"]
             sets.locator.fallback = document

@@ -11,6 +11,9 @@ from engine.config.listing import SetFiles
 from engine.errors import ConfigError
 
 ROOT_FILE = "engine.yaml"
+CASES_FILES = ("cases.yaml", "cases.yml")
+"""A set's own routing cases, beside its root file: `handoff test` runs the first found, and
+`handoff check` checks it with the set."""
 
 
 def set_root(path: str | os.PathLike[str]) -> tuple[Path, str] | None:

@@ -18,6 +18,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
 
+from engine.config.root import CASES_FILES
 from engine.errors import UsageError
 from engine.evaluation.sweep import Thresholds, thresholds_of
 from engine.learning.examples import Place
@@ -47,11 +48,13 @@ def check_out(snapshot: Snapshot, out: Path) -> None:
 
 
 def copy_set(snapshot: Snapshot, out: Path) -> dict[str, Path]:
-    """Copy every file of the set into `out`, keeping their layout: source -> copy."""
+    """Copy every file of the set (and its cases.yaml) into `out`, keeping their layout:
+    source -> copy."""
     root = Path(snapshot.root).resolve().parent
     check_out(snapshot, out)
     copies = {}
-    for name in snapshot.config.files:
+    cases = [root / name for name in CASES_FILES if (root / name).is_file()][:1]
+    for name in (*snapshot.config.files, *map(str, cases)):  # its tests go with it
         source = Path(name).resolve()
         target = out / source.relative_to(root)
         target.parent.mkdir(parents=True, exist_ok=True)

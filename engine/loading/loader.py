@@ -19,16 +19,12 @@ from engine.config.folders import MAX_FOLDER_DEPTH, resolved, walk
 from engine.config.listing import Caps, list_set
 from engine.config.parse import MAX_NODES
 from engine.config.read import DEFAULT_MAX_BYTES
-from engine.config.root import ROOT_FILE, files_of, required_root, set_root
+from engine.config.root import CASES_FILES, ROOT_FILE, files_of, required_root, set_root
 from engine.errors import ConfigError
 from engine.issues import Issue, Severity, sort_key
 from engine.loading.pipeline import Loaded, load_set
 from engine.routing.snapshot import Snapshot
 from engine.routing.vocabulary import vocabulary_warnings
-
-CASES_FILES = ("cases.yaml", "cases.yml")
-"""A set's own routing cases, beside its root file: `handoff test` runs the first found, and
-`handoff check` checks it with the set."""
 
 
 @dataclass(frozen=True, slots=True)

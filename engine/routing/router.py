@@ -39,6 +39,8 @@ _BY_RULE = "the first rule whose conditions all hold"
 _BY_KEYWORDS = "the allowed agent with the most matched capabilities"
 _BY_EXAMPLES = "the agent the examples make most probable, clear of the runner-up"
 _BY_FALLBACK = "no trigger, rule, keyword or example matched: the configured fallback"
+_NO_TARGET = "no layer found a target that policy allows"
+_STAYS = "nothing matched, and the fallback is the sender itself: the request stays with it"
 
 
 class Router:
@@ -128,7 +130,7 @@ class Router:
         if decision is None and not kept:
             decision = self._fallback(request, sender, history, candidates, match)
         if decision is None:
-            detail = kept or "no layer found a target that policy allows"
+            detail = kept or (_STAYS if self._tables.fallback == sender.name else _NO_TARGET)
             decision = self._refuse(
                 request, None, Reason.no_route, detail, tuple(candidates), match)
         return decision

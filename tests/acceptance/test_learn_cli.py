@@ -66,6 +66,9 @@ def test_learn_writes_a_checked_copy_and_leaves_the_original(
     assert report["test_rows"] + report["train_rows"] + left_out == 306
     assert sum(report["examples"].values()) > 0
     assert handoff("check", out, "--strict").returncode == 0
+    assert (out / "cases.yaml").read_bytes() == (BANKING / "cases.yaml").read_bytes()
+    tested = handoff("test", out)  # the set's own cases went with it, and run on what it learned
+    assert tested.returncode in (0, 1) and "30 case(s):" in tested.stdout
     text = (out / "capabilities.yaml").read_text()
     assert "# learned by `handoff learn` from" in text
     assert "# ---- the fraud team" in text  # the original comments survive

@@ -119,3 +119,19 @@ def test_payload_schema_true_accepts_every_payload_as_no_schema_does(
     agent_b = AGENT_B.replace("accepts: {from: [a]}", "accepts: {from: [a], payload_schema: true}")
     snapshot = load_config(config_set(write_files, {"a": AGENT_A, "b": agent_b}))
     assert snapshot.agents["b"].accepts.payload_schema is None
+
+
+def test_a_duplicate_names_where_the_first_declaration_is() -> None:
+    """Both places at file:line:col: the one reported, and the one it repeats."""
+    from engine.errors import ConfigError
+
+    fixtures = Path(__file__).resolve().parents[2] / "fixtures" / "configs" / "invalid"
+    messages = []
+    for case in ("duplicate-agent", "duplicate-rule-capability-fallback"):
+        with pytest.raises(ConfigError) as raised:
+            load_config(fixtures / case)
+        messages += [(issue.code, issue.message) for issue in raised.value.issues]
+    found = {code: message.rsplit("/", 1)[-1] for code, message in messages}
+    assert found == {"duplicate-agent": "b.yaml:1:1", "duplicate-rule": "routing.yaml:2:5",
+                     "duplicate-fallback": "routing.yaml:8:1",
+                     "duplicate-capability": "capabilities.yaml:4:3"}

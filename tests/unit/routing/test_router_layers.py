@@ -135,6 +135,8 @@ def test_no_route_when_the_fallback_is_the_sender(bank: Snapshot) -> None:
     assert [(c.agent, c.dropped) for c in decision.candidates] == [
         ("concierge", Reason.self_handoff)
     ]
+    assert decision.detail == ("nothing matched, and the fallback is the sender itself: the "
+                               "request stays with it")
 
 
 def test_no_route_without_any_fallback(build: Build) -> None:
