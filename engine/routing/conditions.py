@@ -57,15 +57,18 @@ class TextView:
         return self._capabilities
 
 
+_MISSING = object()
+
+
+def context_holds(context: Mapping[str, Any], key: str, value: Any) -> bool:
+    """The request's `context[key]` is `value`, as JSON compares them: `true` is not `1`."""
+    actual = context.get(key, _MISSING)
+    return actual is not _MISSING and actual == value \
+        and isinstance(actual, bool) == isinstance(value, bool)
+
+
 def _context_holds(expected: tuple[tuple[str, Any], ...], context: Mapping[str, Any]) -> bool:
-    """Every expected value is the request's, as JSON compares them: `true` is not `1`."""
-    missing = object()
-    for key, value in expected:
-        actual = context.get(key, missing)
-        if actual is missing or actual != value or isinstance(actual, bool) != isinstance(
-                value, bool):
-            return False
-    return True
+    return all(context_holds(context, key, value) for key, value in expected)
 
 
 def rule_matches(rule: CompiledRule, request: RouteRequest, text: TextView) -> list[str] | None:

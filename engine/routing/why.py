@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from engine.routing.conditions import TextView
+from engine.routing.conditions import TextView, context_holds
 from engine.routing.decision import RouteDecision, RouteRequest
 from engine.routing.index import KeywordIndex
 from engine.routing.tables import CompiledRule
@@ -41,7 +41,7 @@ def _failures(rule: CompiledRule, request: RouteRequest, text: TextView) -> Iter
         if not low <= request.priority <= high:
             yield f"priority {request.priority} is outside {low}-{high}"
     for key, value in rule.context:
-        if key not in request.context or request.context[key] != value:
+        if not context_holds(request.context, key, value):
             yield f"context {key!r} is not {value!r}"
     missing = [rule.spelling[p] for p in rule.all_keywords if not text.has(p)]
     if missing:

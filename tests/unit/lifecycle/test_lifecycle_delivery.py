@@ -13,7 +13,9 @@ from engine.redaction import DEFAULT_REDACTOR
 
 KEYS = st.sampled_from(["pin", "otp", "card_number", "accessToken", "note", "customer_id",
                         "new_pin", "pin_hint", "amount"])
-VALUES = st.one_of(st.text(max_size=20), st.integers(), st.booleans(), st.none())
+VALUES = st.one_of(st.text(max_size=20), st.integers(-(2**63), 2**63 - 1), st.booleans(),
+                   st.none())
+"""JSON data every store keeps (integers within 64 bits)."""
 PAYLOADS = st.dictionaries(KEYS, st.one_of(VALUES, st.dictionaries(KEYS, VALUES, max_size=3)),
                            max_size=6)
 

@@ -24,7 +24,8 @@ def test_headlines_name_the_layer_and_what_decided(bank: Snapshot) -> None:
         "fraud (keyword: fraud, cards)"
     assert headline(router.route(RouteRequest("fraud", "hello"))) == "concierge (fallback)"
     assert headline(router.route(RouteRequest("concierge", "hello"))) == \
-        "refused (no_route): no layer found a target that policy allows"
+        "refused (no_route): nothing matched, and the fallback is the sender itself: the " \
+        "request stays with it"
 
 
 def test_explain_lists_every_rule_with_its_fate(build: Build, bank_parts: Parts) -> None:
