@@ -165,7 +165,7 @@ class CorpusReader:
         return self._row(line, values, context)
 
     def _jsonl(self, lines: Lines) -> Iterator[Row]:
-        for text in lines:
+        for text in lines.one_per_row():
             if not text.strip():
                 continue
             values, wrong = read_json(text)

@@ -41,7 +41,17 @@ class Lines:
     _again: list[tuple[int, str, bool]] = field(default_factory=list)
 
     def __iter__(self) -> Iterator[str]:
+        """The lines of the CSV row being read, and on (see `start_row`)."""
         while (found := self._next()) is not None:
+            yield found
+
+    def one_per_row(self) -> Iterator[str]:
+        """Each line as a row of its own (JSON Lines)."""
+        while True:
+            self.start_row()
+            found = self._next()
+            if found is None:
+                return
             yield found
 
     def start_row(self) -> None:
@@ -77,7 +87,7 @@ class Lines:
         self._kept.append(found)
         self.spoiled = self.spoiled or bad
         if number - self.row_start >= MAX_ROW_LINES \
-                or sum(len(kept[1]) for kept in self._kept) > MAX_LINE:
+                or sum(len(kept[1]) for kept in self._kept) > MAX_LINE + 1:  # + its newline
             raise RowTooLong
         return text
 

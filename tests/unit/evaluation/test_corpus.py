@@ -276,3 +276,17 @@ def test_one_json_document_over_many_lines_is_named_once_not_line_by_line(
     rows, issues = read(tmp_path, "c.jsonl", data)
     assert rows == [] and [(line, code) for line, code, _ in issues] == [(1, "corpus-syntax")]
     assert "one JSON object per line" in issues[0][2]
+
+
+@pytest.mark.parametrize("name", ["c.jsonl", "c.csv"])
+def test_long_files_and_lines_at_the_limit_are_read_whole(tmp_path: Path, name: str) -> None:
+    """Many rows of one line each, and a line of exactly `MAX_LINE` bytes and its newline."""
+    if name.endswith(".jsonl"):
+        lines = [f'{{"text": "row {n}", "agent": "claims"}}' for n in range(500)]
+        edge = '{"text": "' + "x" * (MAX_LINE - 31) + '", "agent": "claims"}'
+    else:
+        lines = ["text,agent", *(f"row {n},claims" for n in range(500))]
+        edge = "x" * (MAX_LINE - 7) + ",claims"
+    assert len(edge) == MAX_LINE
+    rows, issues = read(tmp_path, name, ("\n".join([*lines, edge]) + "\n").encode())
+    assert issues == [] and len(rows) == 501 and len(rows[-1].text) > MAX_LINE - 40
