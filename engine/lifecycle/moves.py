@@ -59,7 +59,8 @@ def moved(
     dest = destination(state, trigger)
     if dest is None:
         raise IllegalTransition(record.record_id, _NAME[state], _NAME[trigger])
-    if order.result is not None or type(order.reason) is not str:
+    reason = order.reason
+    if order.result is not None or type(reason) is not str or not reason.isascii():
         problem = order_problem(order)
         if problem is not None:
             raise UsageError(f"cannot {_NAME[trigger]} {record.record_id}: {problem}")
@@ -97,6 +98,9 @@ def order_problem(order: MoveOrder) -> str | None:
     numbers, integers within 64 bits, at most `RESULT_MAX_DEPTH` levels; cycles included)."""
     if not isinstance(order.reason, str):
         return f"reason: expected a string, got {type(order.reason).__name__}"
+    problem = scalar_problem(str.__str__(order.reason))
+    if problem is not None:
+        return f"reason: {problem}"
     if order.result is None:
         return None
     if not isinstance(order.result, Mapping):

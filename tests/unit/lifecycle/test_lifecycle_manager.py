@@ -358,4 +358,7 @@ def test_a_reason_that_is_not_text_is_refused(manager: HandoffManager) -> None:
     record_id = manager.create_handoff(request()).record_id
     with pytest.raises(UsageError, match="reason: expected a string, got int"):
         manager.reject(record_id, 12345)  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match="reason: holds a lone surrogate"):
+        manager.reject(record_id, "bad \ud800")
     assert manager.get(record_id).status is HandoffStatus.pending
+    assert manager.reject(record_id, "caf\u00e9 closed").status is HandoffStatus.rejected
