@@ -6,6 +6,7 @@ here reads or writes a store, and nothing takes locks.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, NamedTuple
@@ -21,7 +22,7 @@ from engine.records.models import (
     evolve,
     new_move,
 )
-from engine.stores.export_data import scalar_problem, where
+from engine.stores.export_data import where
 
 ACCEPTED_REASON = "Accepted by receiving agent."
 _ACCEPTED = HandoffResponse(accepted=True, reason=ACCEPTED_REASON)  # shared: responses are frozen
@@ -90,40 +91,49 @@ RESULT_MAX_DEPTH = 100
 """Deepest nesting of a move's result (engine.yaml's `max_depth` is at most 100 too): far
 within what every store reads back (an export item may be 200 levels deep, the record
 included)."""
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def order_problem(order: MoveOrder) -> str | None:
-    """What a move carries that no store could keep or read back, or None: a reason that is
-    not text, a result that is not JSON data (a mapping, text without lone surrogates, finite
-    numbers, integers within 64 bits, at most `RESULT_MAX_DEPTH` levels; cycles included)."""
-    if not isinstance(order.reason, str):
-        return f"reason: expected a string, got {type(order.reason).__name__}"
-    problem = scalar_problem(str.__str__(order.reason))
-    if problem is not None:
-        return f"reason: {problem}"
-    if order.result is None:
+    """What a move carries that a store could not write or read back, or None: a reason that
+    is not valid text, a result that is no mapping, nests deeper than `RESULT_MAX_DEPTH`
+    levels (a cycle too) or holds text that is not valid Unicode. Other values are the
+    store's to serialize, as before (a `datetime` becomes its ISO text in a SQL store)."""
+    reason = order.reason
+    if not isinstance(reason, str):
+        return f"reason: expected a string, got {type(reason).__name__}"
+    if _invalid_text(reason):
+        return "reason: holds a lone surrogate (not valid Unicode text)"
+    result = order.result
+    if result is None:
         return None
-    if not isinstance(order.result, Mapping):
-        return f"result: expected a mapping, got {type(order.result).__name__}"
-    stack: list[tuple[Any, tuple[str | int, ...]]] = [(order.result, ("result",))]
+    if not isinstance(result, Mapping):
+        return f"result: expected a mapping, got {type(result).__name__}"
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(result, ("result",))]
     while stack:  # iterative: any depth is safe to walk
         current, path = stack.pop()
         if len(path) > RESULT_MAX_DEPTH:
             return f"{where(path)}: nested deeper than {RESULT_MAX_DEPTH} levels"
-        mapping = isinstance(current, Mapping)
+        mapping = type(current) is dict or isinstance(current, Mapping)
         for key, item in current.items() if mapping else enumerate(current):
-            if mapping and not isinstance(key, str):
-                return f"{where(path)}: a key of type {type(key).__name__} is not text"
-            if isinstance(item, (Mapping, list, tuple)):
+            if type(key) is str and _invalid_text(key):
+                return f"{where(path)}: a key holds a lone surrogate (not valid Unicode text)"
+            kind = type(item)
+            if kind is str:
+                if _invalid_text(item):
+                    return (f"{where((*path, key))}: holds a lone surrogate (not valid "
+                            "Unicode text)")
+            elif kind is dict or kind is list or kind is tuple or (
+                    kind not in _LEAVES and isinstance(item, (Mapping, list, tuple))):
                 stack.append((item, (*path, key)))
-                continue
-            problem = None if item is None or isinstance(item, bool) else scalar_problem(
-                int(item) if isinstance(item, int) else
-                float(item) if isinstance(item, float) else
-                str.__str__(item) if isinstance(item, str) else item)
-            if problem is not None:
-                return f"{where((*path, key))}: {problem}"
     return None
+
+
+_LEAVES = frozenset({int, float, bool, type(None)})
+
+
+def _invalid_text(text: str) -> bool:
+    return not text.isascii() and _SURROGATE.search(text) is not None
 
 
 def _failure(

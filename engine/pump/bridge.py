@@ -69,7 +69,10 @@ class HandoffBridge:
                 self._call(lambda: self.manager.fail(own, outcome.failure, actor=env.to))
             else:
                 result = {"reply": _json(outcome.reply)}
-                self._call(lambda: self.manager.complete(own, result, actor=env.to))
+                done = self._call(lambda: self.manager.complete(own, result, actor=env.to))
+                if done is None:  # a reply no store could keep: the handoff fails, saying so
+                    why = "the reply could not be recorded (see the engine log)"
+                    self._call(lambda: self.manager.fail(own, why, actor=env.to))
         self.cancel(t for t in outcome.terminated if t != env.thread_id)
 
     def cancel(self, thread_ids: Iterable[str], reason: str = "") -> None:

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
+import pytest
 from pydantic import BaseModel
 
 from engine.lifecycle import FailureReason, HandoffManager, HandoffStatus
 from engine.pump import HandlerMetadata, HandlerResponse, ListenerRegistry, Pump, SystemError
 from engine.pump.bridge import HandoffBridge
+from engine.pump.envelope import Envelope, Outcome
 
 
 class Task(BaseModel):
@@ -106,3 +110,42 @@ def test_a_chain_ending_without_reply_completes_and_shutdown_cancels() -> None:
     assert records(manager) == [("lead", "helper", HandoffStatus.completed, None)]
     _, manager = converse("slow", shutdown_early=True)
     assert records(manager) == [("lead", "helper", HandoffStatus.failed, "cancelled")]
+
+
+def _bridged(reply: Any) -> tuple[HandoffManager, str, HandoffBridge]:
+    """One handoff from b to a, started, then settled with `reply`."""
+    registry, manager = ListenerRegistry(), HandoffManager()
+    for name in ("a", "b"):
+        registry.register(name, _quiet, agent=True, peers="*")
+    bridge = HandoffBridge(manager, registry)
+    env = Envelope("b", "a", "t1", {"q": 1}, "root", forward=True)
+    bridge.sent(env)
+    record_id = bridge.open_records["t1"]
+    bridge.started(env)
+    bridge.settled(env, Outcome(replied=True, reply=reply))
+    return manager, record_id, bridge
+
+
+async def _quiet(payload: Any, metadata: HandlerMetadata) -> None:
+    return None
+
+
+@dataclass
+class _Answer:
+    text: str
+
+
+@pytest.mark.parametrize("reply", [_Answer("hi"), {"at": datetime(2024, 1, 1)}, b"raw", {"ok": 1}])
+def test_any_reply_a_store_can_keep_completes_the_handoff(reply: Any) -> None:
+    manager, record_id, bridge = _bridged(reply)
+    assert manager.get(record_id).status is HandoffStatus.completed and bridge.errors == 0
+
+
+def test_a_reply_no_store_could_read_back_fails_the_handoff_instead_of_leaving_it_open() -> None:
+    deep: dict[str, Any] = {}
+    for _ in range(150):
+        deep = {"a": deep}
+    manager, record_id, bridge = _bridged(deep)
+    record = manager.get(record_id)
+    assert record.status is HandoffStatus.failed and bridge.open_records == {}
+    assert record.response is not None and "could not be recorded" in record.response.reason
