@@ -53,13 +53,15 @@ def copy_set(snapshot: Snapshot, out: Path) -> dict[str, Path]:
     root = Path(snapshot.root).resolve().parent
     check_out(snapshot, out)
     copies = {}
-    cases = [root / name for name in CASES_FILES if (root / name).is_file()][:1]
-    for name in (*snapshot.config.files, *map(str, cases)):  # its tests go with it
+    for name in snapshot.config.files:
         source = Path(name).resolve()
         target = out / source.relative_to(root)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)
         copies[name] = target
+    for cases in [root / name for name in CASES_FILES if (root / name).is_file()][:1]:
+        out.mkdir(parents=True, exist_ok=True)  # its tests go with it (a link: what it names)
+        shutil.copyfile(cases, out / cases.name)
     return copies
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -178,3 +179,18 @@ def test_rows_with_several_labels_follow_the_declared_policy(
                                                               config.capabilities)
               if text == "my gadget was nicked and I want to claim"}
     assert owners == ({"claims"} if learned_row else set())
+
+
+def test_a_cases_file_linked_from_outside_the_set_is_copied_as_what_it_names(
+    tmp_path: Path,
+) -> None:
+    base = tmp_path / "set"
+    shutil.copytree(BANKING, base)
+    shared = tmp_path / "shared_cases.yaml"
+    shutil.move(base / "cases.yaml", shared)
+    (base / "cases.yaml").symlink_to(shared)
+    out = tmp_path / "out"
+    done = handoff("learn", base, BANKING / "corpus" / "holdout.csv", "--out", out, "-q")
+    assert done.returncode == 0, done.stderr
+    assert not (out / "cases.yaml").is_symlink()
+    assert (out / "cases.yaml").read_bytes() == shared.read_bytes()
