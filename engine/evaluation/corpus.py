@@ -119,6 +119,7 @@ class CorpusReader:
                         "name at least 'text' and 'agent' (or 'label', 'intent', 'category') "
                         f"(got {header})")
             return
+        opened: int | None = None  # where a quoted text was taken for a stray quote
         while True:
             lines.start_row()
             try:
@@ -126,27 +127,33 @@ class CorpusReader:
             except StopIteration:
                 return
             except (csv.Error, RowTooLong) as error:
-                reader = self._broken_row(lines, error)
+                reader, opened = self._broken_row(lines, error)
                 continue
             if lines.spoiled:  # a line of a quoted text was bad: reported, the row left out
+                continue
+            if opened is not None and lines.quotes() % 2:  # where that text really ended
+                self._issue(lines.row_start, "corpus-syntax", "a quote in a field that is not "
+                            f"quoted: the end of the quoted text opened on line {opened}?")
+                opened = None
                 continue
             row = self._csv_row(lines.row_start, header, fields)
             if row is not None:
                 yield row
 
-    def _broken_row(self, lines: Lines, error: Exception) -> Any:
+    def _broken_row(self, lines: Lines, error: Exception) -> tuple[Any, int | None]:
         """Report the row that starts at `lines.row_start` and go past it: past the end of
         its quoted text when it is only too long, else to its next line (a stray quote must
-        not swallow the rows after it). A new reader, in a clean state, for what follows."""
+        not swallow the rows after it). A new reader, in a clean state, for what follows,
+        and the line of a quote taken for a stray one (None when there is none)."""
         start = lines.row_start
         if isinstance(error, RowTooLong) and lines.number - start < MAX_ROW_LINES \
                 and lines.skip_quoted_rest():
             self._issue(start, "corpus-too-long",
                         f"row is longer than {MAX_LINE} bytes; skipped")
-        else:
-            self._issue(start, "corpus-syntax", f"not valid CSV: {csv_error(error)}")
-            lines.restart_after(start)
-        return csv.reader(lines, strict=True)
+            return csv.reader(lines, strict=True), None
+        self._issue(start, "corpus-syntax", f"not valid CSV: {csv_error(error)}")
+        lines.restart_after(start)
+        return csv.reader(lines, strict=True), start if isinstance(error, RowTooLong) else None
 
     def _csv_row(self, line: int, header: list[str], fields: list[str]) -> Row | None:
         if not fields or fields == [""]:

@@ -68,16 +68,21 @@ class Lines:
         """Read on to the line that closes the quoted text the row being read left open
         (within `MAX_ROW_LINES` lines of its start): True when there is one, and reading
         goes on after it."""
-        quotes = sum(text.count('"') for _, text, _ in self._kept)
+        quotes = self.quotes()
         while quotes % 2:
             if self.number - self.row_start + 1 >= MAX_ROW_LINES:
                 return False
             found = self._read()
             if found is None:
                 return False
+            self._kept.append(found)  # read again if the quote turns out to be a stray one
             quotes += found[1].count('"')
         self._kept.clear()
         return True
+
+    def quotes(self) -> int:
+        """The quote characters in the lines of the row being read."""
+        return sum(text.count('"') for _, text, _ in self._kept)
 
     def _next(self) -> str | None:
         found = self._read()

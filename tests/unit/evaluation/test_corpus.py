@@ -290,3 +290,27 @@ def test_long_files_and_lines_at_the_limit_are_read_whole(tmp_path: Path, name: 
     assert len(edge) == MAX_LINE
     rows, issues = read(tmp_path, name, ("\n".join([*lines, edge]) + "\n").encode())
     assert issues == [] and len(rows) == 501 and len(rows[-1].text) > MAX_LINE - 40
+
+
+def test_a_stray_quote_before_long_rows_loses_none_of_them(tmp_path: Path) -> None:
+    """The open quote runs past the byte bound first; every line read looking for its end
+    is read again as the rows it is, at its own line."""
+    long_rows = [f"row{n} {'x' * 3000},claims" for n in range(40)]
+    data = "\n".join(["text,agent", '"Hello I have a question,claims', *long_rows]) + "\n"
+    rows, issues = read(tmp_path, "c.csv", data.encode())
+    assert [(r.line, r.text.split()[0]) for r in rows] == [
+        (n + 3, f"row{n}") for n in range(40)]
+    assert [(line, code) for line, code, _ in issues] == [(2, "corpus-syntax")]
+
+
+def test_a_quoted_text_over_the_line_bound_never_leaves_its_end_as_a_row(
+    tmp_path: Path,
+) -> None:
+    """Its lines are read again as rows (reported), and the line that closes it, which would
+    parse as a row with a quote in it, is reported instead of read."""
+    text = "\n".join(f"line {n}" for n in range(40))
+    data = f'text,agent\nfirst,claims\n"{text}",concierge\nlast,claims\n'
+    rows, issues = read(tmp_path, "c.csv", data.encode())
+    assert [r.text for r in rows] == ["first", "last"]
+    assert issues[0][:2] == (3, "corpus-syntax") and "stray quote" in issues[0][2]
+    assert issues[-1][0] == 42 and "end of the quoted text opened on line 3" in issues[-1][2]
