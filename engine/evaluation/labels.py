@@ -27,7 +27,7 @@ def load_labels(path: str | Path, *, agents: Collection[str]) -> dict[str, str]:
         if where.stat().st_size > MAX_BYTES:
             raise UsageError(f"--labels {str(path)!r} is larger than {MAX_BYTES} bytes")
         # every scalar read as the text it is: labels such as 001, 1.10 or null stay labels
-        data = YAML(typ="base").load(where)
+        data = _merged(YAML(typ="base").load(where))
     except (OSError, UnicodeDecodeError, YAMLError) as error:
         raise UsageError(f"--labels {str(path)!r} cannot be read: {error}") from None
     if isinstance(data, dict) and isinstance(data.get("intents"), dict):
@@ -38,9 +38,24 @@ def load_labels(path: str | Path, *, agents: Collection[str]) -> dict[str, str]:
             for label, value in data.items()}
 
 
+def _merged(value: Any) -> Any:
+    """A mapping with its merge keys (`<<: *common`) applied, as a YAML loader that knows them
+    would (the base loader reads every scalar as text, and `<<` as a plain key)."""
+    if not isinstance(value, dict) or "<<" not in value:
+        return value
+    bases = value["<<"] if isinstance(value["<<"], list) else [value["<<"]]
+    found: dict[Any, Any] = {}
+    for base in reversed(bases):
+        if isinstance(base, dict):
+            found.update(_merged(base))
+    found.update((key, item) for key, item in value.items() if key != "<<")
+    return found
+
+
 def _agent(path: str, label: str, value: Any, agents: Collection[str]) -> str:
+    value = _merged(value)
     agent = value.get("agent") if isinstance(value, dict) else value
-    if not isinstance(agent, str):
+    if not isinstance(agent, str) or not agent:
         raise UsageError(f"--labels {path!r}: label {label!r} names no agent")
     if agent not in agents:
         raise UsageError(f"--labels {path!r}: label {label!r} maps to {agent!r}, which is not "

@@ -32,3 +32,14 @@ def test_a_broken_label_map_is_named_with_its_line(tmp_path: Path) -> None:
     path.write_text("a: concierge\nb: [claims\n", encoding="utf-8")
     with pytest.raises(UsageError, match=r'(?s)cannot be read: .*in ".*labels.yaml", line 2'):
         load_labels(path, agents=AGENTS)
+
+
+def test_merge_keys_apply_and_an_empty_value_names_no_agent(tmp_path: Path) -> None:
+    path = tmp_path / "labels.yaml"
+    path.write_text("defaults: &d {agent: claims, note: shared}\ncard_lost: {<<: *d}\n"
+                    "balance: {<<: *d, agent: concierge}\n", encoding="utf-8")
+    assert load_labels(path, agents=AGENTS) == {
+        "defaults": "claims", "card_lost": "claims", "balance": "concierge"}
+    path.write_text("balance:\n", encoding="utf-8")
+    with pytest.raises(UsageError, match="label 'balance' names no agent"):
+        load_labels(path, agents=AGENTS)
