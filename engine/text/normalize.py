@@ -104,14 +104,36 @@ def nfkc(text: str) -> str:
 
 
 def _chunk_end(text: str, end: int) -> int:
-    """`end` (or the text's end), moved back past characters that may join the one before
-    them under NFKC (at most 32: past that the chunk simply ends)."""
+    """Where a chunk ending near `end` may end: before an ASCII character (none joins the one
+    before it) within the last 256, else before the nearest character NFKC leaves apart from
+    the one before it (within 32; past that the chunk simply ends there)."""
     if end >= len(text):
         return len(text)
+    for at in range(end, max(end - 256, 1), -1):
+        if text[at].isascii():
+            return at
     stop = end - 32
-    while end > stop and (unicodedata.combining(text[end]) or "\u1160" <= text[end] <= "\u11ff"):
+    while end > stop and not _apart(text, end):
         end -= 1
     return end
+
+
+def _apart(text: str, at: int) -> bool:
+    """Whether NFKC leaves `text[at]` apart from what comes before it: it decomposes to no
+    mark and no conjoining jamo, or to a mark of class 0 that does not compose with the
+    character before it (Kannada's length mark does, after its vowel sign I)."""
+    char = text[at]
+    first = unicodedata.normalize("NFKD", char)[:1] or char
+    if unicodedata.combining(first) or "\u1160" <= first <= "\u11ff":
+        return False
+    if unicodedata.category(first) not in _MARKS:
+        return True
+    pair = text[at - 1:at + 1]
+    return unicodedata.normalize("NFKC", pair) == (
+        unicodedata.normalize("NFKC", pair[0]) + unicodedata.normalize("NFKC", char))
+
+
+_MARKS = frozenset({"Mn", "Mc", "Me"})
 
 
 class Normalizer:
