@@ -83,13 +83,13 @@ def data_problem(value: Any) -> tuple[Path, str] | None:
             if kind is dict or kind is list:
                 stack.append((item, (*path, key)))
             elif item is not None and kind is not bool:
-                problem = scalar_problem(item)
+                problem = _scalar_problem(item)
                 if problem is not None:
                     return (*path, key), problem
     return None
 
 
-def scalar_problem(value: Any) -> str | None:
+def _scalar_problem(value: Any) -> str | None:
     kind = type(value)
     if kind is str:
         bad = not value.isascii() and _SURROGATE.search(value)
