@@ -157,7 +157,8 @@ def execute(args: argparse.Namespace) -> int:
             logging.getLogger("engine.reload").addHandler(logging.NullHandler())  # printed
         metrics = _serve_metrics(engine, args.metrics_port, stack)
         code = asyncio.run(_run(engine, args, metrics))
-    print("stopped", file=sys.stderr, flush=True)
+    if not args.once:  # a watch that ran and ended
+        print("stopped", file=sys.stderr, flush=True)
     return code
 
 

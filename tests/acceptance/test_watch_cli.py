@@ -164,6 +164,7 @@ def test_once_loads_reports_and_exits_without_an_edit(folder: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("serving ") and "(banking-concierge, 6 agents)" in result.stdout
     assert result.stdout.rstrip().endswith("; not watching (--once)")
+    assert "stopped" not in result.stderr  # it never watched
     assert len(result.stdout.splitlines()) == 1
 
 
