@@ -6,7 +6,6 @@ here reads or writes a store, and nothing takes locks.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, NamedTuple
@@ -14,6 +13,7 @@ from typing import Any, NamedTuple
 from engine.errors import IllegalTransition, UsageError
 from engine.lifecycle.expiry import Expiry, overdue_reason
 from engine.lifecycle.table import CREATE, FAILURE_BY_TRIGGER, Trigger, destination
+from engine.records.limits import has_surrogate
 from engine.records.models import (
     FailureReason,
     HandoffRecord,
@@ -91,7 +91,6 @@ RESULT_MAX_DEPTH = 100
 """Deepest nesting of a move's result (engine.yaml's `max_depth` is at most 100 too): far
 within what every store reads back (an export item may be 200 levels deep, the record
 included)."""
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def order_problem(order: MoveOrder) -> str | None:
@@ -102,7 +101,7 @@ def order_problem(order: MoveOrder) -> str | None:
     reason = order.reason
     if not isinstance(reason, str):
         return f"reason: expected a string, got {type(reason).__name__}"
-    if _invalid_text(reason):
+    if has_surrogate(reason):
         return "reason: holds a lone surrogate (not valid Unicode text)"
     result = order.result
     if result is None:
@@ -116,11 +115,11 @@ def order_problem(order: MoveOrder) -> str | None:
             return f"{where(path)}: nested deeper than {RESULT_MAX_DEPTH} levels"
         mapping = type(current) is dict or isinstance(current, Mapping)
         for key, item in current.items() if mapping else enumerate(current):
-            if type(key) is str and _invalid_text(key):
+            if type(key) is str and has_surrogate(key):
                 return f"{where(path)}: a key holds a lone surrogate (not valid Unicode text)"
             kind = type(item)
             if kind is str:
-                if _invalid_text(item):
+                if has_surrogate(item):
                     return (f"{where((*path, key))}: holds a lone surrogate (not valid "
                             "Unicode text)")
             elif kind is dict or kind is list or kind is tuple or (
@@ -130,10 +129,6 @@ def order_problem(order: MoveOrder) -> str | None:
 
 
 _LEAVES = frozenset({int, float, bool, type(None)})
-
-
-def _invalid_text(text: str) -> bool:
-    return not text.isascii() and _SURROGATE.search(text) is not None
 
 
 def _failure(

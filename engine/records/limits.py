@@ -23,7 +23,8 @@ NEW_VERSION_MAX = VERSION_MAX - 3
 (at most three: accept, start, complete), so an expiry never finds it unable to move."""
 
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
-_SURROGATE = re.compile("[\ud800-\udfff]")
+SURROGATE = re.compile("[\ud800-\udfff]")
+"""A lone surrogate: text holding one is not valid Unicode, and no store writes it."""
 
 
 def storable_problem(record: HandoffRecord, *, new: bool = True) -> tuple[str, str] | None:
@@ -62,9 +63,14 @@ def _text_problem(value: str, limit: int, *, control: bool = False) -> str | Non
         return f"longer than {limit} characters"
     if control and (found := _CONTROL.search(value)) is not None:
         return f"holds a control character (U+{ord(found.group()):04X})"
-    if not value.isascii() and _SURROGATE.search(value):
+    if has_surrogate(value):
         return "holds a lone surrogate (not valid Unicode text)"
     return None
+
+
+def has_surrogate(text: str) -> bool:
+    """Whether `text` holds a lone surrogate (see `SURROGATE`)."""
+    return not text.isascii() and SURROGATE.search(text) is not None
 
 
 def _shown(record_id: str) -> str:

@@ -15,8 +15,9 @@ from typing import Any, NamedTuple
 
 from engine.config.models import InputLimits
 from engine.errors import RecordNotFound, UsageError
+from engine.records.limits import SURROGATE, has_surrogate
 from engine.records.models import as_utc
-from engine.runtime.json_data import SURROGATE, Note, Walk, has_surrogate, short
+from engine.runtime.json_data import Note, Walk, short
 
 INVALID_INPUT = "invalid_input"
 """Refusal reason: caller data of the wrong type, not JSON data, or over a cap."""
@@ -136,7 +137,7 @@ def _string(value: str, where: str, limit: int, note: Note) -> str:
     if len(value) > limit:
         note(where, f"longer than {limit} characters")
         value = f"{value[:limit]}... [cut: {len(value)} characters]"
-    if not value.isascii() and SURROGATE.search(value):
+    if has_surrogate(value):
         note(where, "holds a lone surrogate (not valid Unicode text)")
         value = SURROGATE.sub("\ufffd", value)
     return value

@@ -7,22 +7,16 @@ results (`engine.runtime.inputs`). Never raises for bad data.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.config.models import InputLimits
+from engine.records.limits import SURROGATE, has_surrogate
 
 Note = Callable[[str, str], None]
 """Records a problem: (where, e.g. `context.a[2]`, and what is wrong)."""
 Path = tuple[str | int, ...]
-SURROGATE = re.compile("[\ud800-\udfff]")
 _INT_BOUND = 2**63
-
-
-def has_surrogate(text: str) -> bool:
-    """Whether `text` holds a lone surrogate (it is not valid Unicode text)."""
-    return not text.isascii() and SURROGATE.search(text) is not None
 
 
 def short(value: Any) -> str:
@@ -102,7 +96,7 @@ class Walk:
             value = f"{value[:max(self.budget, 0)]}... [cut: {size} characters]"
             size = self.budget
         self.budget -= size
-        if not value.isascii() and SURROGATE.search(value):
+        if has_surrogate(value):
             self.problem(path, "holds a lone surrogate (not valid Unicode text)")
             value = SURROGATE.sub("\ufffd", value)
         return value

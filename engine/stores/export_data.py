@@ -12,11 +12,12 @@ import math
 import re
 from typing import Any
 
+from engine.records.limits import has_surrogate
+
 ITEM_MAX_DEPTH = 200
 """Deepest nesting of an item (the record itself is level 1)."""
 Path = tuple[str | int, ...]
 _INT_BOUND = 2**63
-_SURROGATE = re.compile("[\ud800-\udfff]")
 _ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
@@ -77,7 +78,7 @@ def data_problem(value: Any) -> tuple[Path, str] | None:
             return path, f"nested deeper than {ITEM_MAX_DEPTH} levels"
         pairs = current.items() if isinstance(current, dict) else enumerate(current)
         for key, item in pairs:
-            if type(key) is str and not key.isascii() and _SURROGATE.search(key):
+            if type(key) is str and has_surrogate(key):
                 return (*path, key), "a key holds a lone surrogate (not valid Unicode text)"
             kind = type(item)
             if kind is dict or kind is list:
@@ -92,7 +93,7 @@ def data_problem(value: Any) -> tuple[Path, str] | None:
 def _scalar_problem(value: Any) -> str | None:
     kind = type(value)
     if kind is str:
-        bad = not value.isascii() and _SURROGATE.search(value)
+        bad = has_surrogate(value)
         return "holds a lone surrogate (not valid Unicode text)" if bad else None
     if kind is int:
         return None if -_INT_BOUND <= value < _INT_BOUND else "integer outside 64 bits"
@@ -109,7 +110,7 @@ def suspect(text: str) -> bool:
         return True
     if "\\u" in text and _ESCAPED_SURROGATE.search(text):
         return True
-    return not text.isascii() and _SURROGATE.search(text) is not None
+    return has_surrogate(text)
 
 
 _KEY_END = re.compile(r"\s*:")
