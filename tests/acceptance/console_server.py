@@ -89,13 +89,13 @@ class ConsoleServer:
 
 PIN = "4921"
 """The secret in the demo calls' context (examples/console_demo/calls.py): never shown."""
-_HEX_RUN = re.compile(r"[0-9a-f]{8,}")
+_RANDOM_IDS = re.compile(r"[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}|[0-9a-f]{8,}")
 
 
 def shows_pin(page: str) -> bool:
-    """Whether `page` shows the demo's pin. Record and trace ids are random hex and may hold
-    the same four digits, so runs of 8 or more hex digits are left out of the search."""
-    return PIN in _HEX_RUN.sub("", page)
+    """Whether `page` shows the demo's pin. Record ids are random UUIDs (`...-4921-...` is one
+    in 4,096 of them) and trace ids random hex, so both are left out of the search."""
+    return PIN in _RANDOM_IDS.sub("", page)
 
 
 def _lower(items: Any) -> dict[str, str]:
