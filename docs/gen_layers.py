@@ -1,6 +1,6 @@
 """Draw the package layers in docs/development.md from the code: the layers contract in
 pyproject.toml (what import-linter enforces) and, beside each package, the engine packages its
-modules import at run time, as import-linter sees them (`if TYPE_CHECKING:` imports left out).
+modules import, as import-linter sees them (`if TYPE_CHECKING:` imports included).
 
 `python docs/gen_layers.py` rewrites the block between the markers; `--check` exits 1 when the
 committed block differs (the test suite runs the same comparison).
@@ -44,7 +44,7 @@ def _package(module: str) -> str:
 
 def arrows() -> dict[str, set[str]]:
     """Package -> the other engine packages its modules import at run time."""
-    graph = grimp.build_graph("engine", exclude_type_checking_imports=True, cache_dir=None)
+    graph = grimp.build_graph("engine", exclude_type_checking_imports=False, cache_dir=None)
     found: dict[str, set[str]] = {}
     for module in graph.modules:
         source = _package(module)

@@ -16,8 +16,7 @@ from engine.records.models import HandoffStatus
 from engine.records.store import RecordQuery
 
 if TYPE_CHECKING:
-    from engine.pump.pump import Pump
-    from engine.runtime.engine import Engine
+    from engine.observer.watched import ObservedEngine, ObservedPump
 
 log = logging.getLogger("engine.observability")
 
@@ -107,8 +106,8 @@ class Sources:
     engine or pump just stops being reported)."""
 
     def __init__(self) -> None:
-        self.engines: weakref.WeakSet[Engine] = weakref.WeakSet()
-        self.pumps: weakref.WeakSet[Pump] = weakref.WeakSet()
+        self.engines: weakref.WeakSet[ObservedEngine] = weakref.WeakSet()
+        self.pumps: weakref.WeakSet[ObservedPump] = weakref.WeakSet()
 
     def read(self, metric: Metric) -> list[Sample]:
         """The current samples of a collected metric (see `COLLECTED`)."""
@@ -117,7 +116,7 @@ class Sources:
 
 def _records(sources: Sources) -> Iterator[Sample]:
     counts: Counter[str] = Counter({status.value: 0 for status in LIVE})
-    stores = {id(engine.manager.store): engine.manager.store for engine in list(sources.engines)}
+    stores = {id(engine.store): engine.store for engine in list(sources.engines)}
     for store in stores.values():
         try:
             for status in LIVE:
@@ -128,21 +127,20 @@ def _records(sources: Sources) -> Iterator[Sample]:
         yield (name,), count
 
 
-def _per_config(value: Callable[[Engine], float]) -> Callable[[Sources], Iterator[Sample]]:
+def _per_config(value: Callable[[ObservedEngine], float]) -> Callable[[Sources], Iterator[Sample]]:
     def read(sources: Sources) -> Iterator[Sample]:
         for engine in list(sources.engines):
-            yield (engine.snapshot.config.engine.name,), value(engine)
+            yield (engine.name,), value(engine)
 
     return read
 
 
 def _config_info(sources: Sources) -> Iterator[Sample]:
     for engine in list(sources.engines):
-        snapshot = engine.snapshot
-        yield (snapshot.config.engine.name, snapshot.version), 1
+        yield (engine.name, engine.version), 1
 
 
-def _summed(by: Callable[[Pump], Iterable[tuple[str, float]]]
+def _summed(by: Callable[[ObservedPump], Iterable[tuple[str, float]]]
             ) -> Callable[[Sources], Iterator[Sample]]:
     """Summed over every pump: one sample per label value (none for no labels)."""
     def read(sources: Sources) -> Iterator[Sample]:

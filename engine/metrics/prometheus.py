@@ -24,9 +24,8 @@ if TYPE_CHECKING:
     from wsgiref.simple_server import WSGIServer
 
     from engine.observer.facts import HandoffFacts
-    from engine.pump.pump import Pump
+    from engine.observer.watched import ObservedEngine, ObservedPump
     from engine.records.models import HandoffRecord
-    from engine.runtime.engine import Engine
 
 
 class PrometheusObserver(Observer):
@@ -48,10 +47,10 @@ class PrometheusObserver(Observer):
         per handoff (label sets are few)."""
         self.registry.register(_Collector(self.sources))
 
-    def attach(self, engine: Engine) -> None:
+    def attach(self, engine: ObservedEngine) -> None:
         self.sources.engines.add(engine)
 
-    def pump_started(self, pump: Pump) -> None:
+    def pump_started(self, pump: ObservedPump) -> None:
         self.sources.pumps.add(pump)
 
     def handoff_finished(self, token: Any, facts: HandoffFacts) -> None:

@@ -6,13 +6,29 @@ imports no telemetry library.
 
 from engine.observability.jsonlog import JsonFormatter, JsonLogObserver
 from engine.observability.textlog import TextFormatter
-from engine.observer import Carrier, HandoffFacts, Observer, Observers, ReloadFacts
+from engine.observer import (
+    Carrier,
+    HandoffFacts,
+    ObservedEngine,
+    ObservedEnvelope,
+    ObservedListener,
+    ObservedOutcome,
+    ObservedPump,
+    Observer,
+    Observers,
+    ReloadFacts,
+)
 
 __all__ = [
     "Carrier",
     "HandoffFacts",
     "JsonFormatter",
     "JsonLogObserver",
+    "ObservedEngine",
+    "ObservedEnvelope",
+    "ObservedListener",
+    "ObservedOutcome",
+    "ObservedPump",
     "Observer",
     "Observers",
     "ReloadFacts",

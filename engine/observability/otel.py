@@ -35,11 +35,14 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
     from engine.observer.facts import HandoffFacts, ReloadFacts
-    from engine.pump.envelope import Envelope, Outcome
-    from engine.pump.pump import Pump
-    from engine.pump.registry import Listener
+    from engine.observer.watched import (
+        ObservedEngine,
+        ObservedEnvelope,
+        ObservedListener,
+        ObservedOutcome,
+        ObservedPump,
+    )
     from engine.records.models import HandoffRecord, HandoffStatus
-    from engine.runtime.engine import Engine
 
 SCOPE = "handoff-engine"
 LINKS_KEPT = 10_000
@@ -79,10 +82,10 @@ class OTelObserver(Observer):
         self._links: OrderedDict[str, trace.SpanContext] = OrderedDict()
         self._instruments = _Instruments(self.sources, meter_provider) if metrics else None
 
-    def attach(self, engine: Engine) -> None:
+    def attach(self, engine: ObservedEngine) -> None:
         self.sources.engines.add(engine)
 
-    def pump_started(self, pump: Pump) -> None:
+    def pump_started(self, pump: ObservedPump) -> None:
         self.sources.pumps.add(pump)
 
     # -- handoffs and lifecycle moves --------------------------------------------------------
@@ -168,7 +171,7 @@ class OTelObserver(Observer):
             propagate.inject(carrier)
         return carrier or None
 
-    def message_started(self, listener: Listener, env: Envelope) -> Any:
+    def message_started(self, listener: ObservedListener, env: ObservedEnvelope) -> Any:
         if not self.traces:
             return None
         operation, subject = ("invoke_agent", "gen_ai.agent.name") if listener.agent else (
@@ -182,7 +185,7 @@ class OTelObserver(Observer):
         })
         return span, context.attach(trace.set_span_in_context(span))
 
-    def message_finished(self, token: Token | None, outcome: Outcome | None) -> None:
+    def message_finished(self, token: Token | None, outcome: ObservedOutcome | None) -> None:
         if token is None:
             return
         span, attached = token

@@ -1,6 +1,7 @@
 """The `Observer` seam at the bottom of the package graph: what the engine, its lifecycle
-manager, reloads and the pump call (`seam`), the facts they hand over (`facts`), and what may
-stand in one line of a log (`lines`).
+manager, reloads and the pump call (`seam`), the facts they hand over (`facts`), what observers
+may read of the engine and pump they watch (`watched`, protocols), and what may stand in one
+line of a log (`lines`).
 
 It imports nothing above `engine.redaction` at run time; the observers that export traces,
 metrics and logs live on top, in `engine.observability`, and import what they observe.
@@ -8,5 +9,27 @@ metrics and logs live on top, in `engine.observability`, and import what they ob
 
 from engine.observer.facts import HandoffFacts, ReloadFacts
 from engine.observer.seam import Carrier, Observer, Observers
+from engine.observer.watched import (
+    ObservedEngine,
+    ObservedEnvelope,
+    ObservedListener,
+    ObservedOutcome,
+    ObservedPump,
+    PumpCounts,
+    ReloadCounts,
+)
 
-__all__ = ["Carrier", "HandoffFacts", "Observer", "Observers", "ReloadFacts"]
+__all__ = [
+    "Carrier",
+    "HandoffFacts",
+    "ObservedEngine",
+    "ObservedEnvelope",
+    "ObservedListener",
+    "ObservedOutcome",
+    "ObservedPump",
+    "Observer",
+    "Observers",
+    "PumpCounts",
+    "ReloadCounts",
+    "ReloadFacts",
+]

@@ -13,8 +13,6 @@ from engine.redaction import REDACTED, Redactor
 
 if TYPE_CHECKING:
     from engine.issues import Issue
-    from engine.runtime.handoff import HandoffOutcome
-    from engine.runtime.reload import ReloadResult
 
 MAX_ISSUES = 20
 """A rejected reload reports at most this many issues to observers (all are counted)."""
@@ -51,35 +49,6 @@ class HandoffFacts(NamedTuple):
     tool_call_id: str | None = None
 
     @classmethod
-    def of(
-        cls, outcome: HandoffOutcome, *, session_id: str | None, duration_s: float,
-        tool_call_id: object = None,
-    ) -> HandoffFacts:
-        decision, record = outcome.decision, outcome.record
-        kind = _outcome(outcome)
-        refused = kind == "refused"
-        response = record.response
-        layer, examples = decision.layer, decision.examples
-        return cls._make((  # positional, in field order: keywords cost several times more
-            decision.request.sender,  # sender
-            kind,  # outcome
-            duration_s,
-            record.request.to_agent or None,  # target
-            None if layer is None else layer.value,  # layer
-            decision.rule,
-            outcome.reason if refused else None,  # reason
-            response.reason if refused and response is not None else None,  # refusal
-            decision.request.tool,  # tool
-            session_id,
-            record.record_id,
-            decision.config_version,
-            len(decision.matched_keywords),  # keywords
-            0 if examples is None else len(examples.nearest),  # examples
-            None,  # error
-            _short(tool_call_id),
-        ))
-
-    @classmethod
     def failed(
         cls,
         sender: object,
@@ -92,9 +61,9 @@ class HandoffFacts(NamedTuple):
     ) -> HandoffFacts:
         """A handoff that raised (a store failure, say) instead of returning an outcome. The
         sender, tool and call id are the caller's, unchecked: kept only as short strings."""
-        return cls(sender=_short(sender) or "?", outcome="error", duration_s=duration_s,
-                   tool=_short(tool), session_id=session_id, error=type(error).__name__,
-                   tool_call_id=_short(tool_call_id))
+        return cls(sender=short_or_none(sender) or "?", outcome="error", duration_s=duration_s,
+                   tool=short_or_none(tool), session_id=session_id, error=type(error).__name__,
+                   tool_call_id=short_or_none(tool_call_id))
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,28 +80,9 @@ class ReloadFacts:
     issue_count: int = 0
     issues: tuple[dict[str, Any], ...] = ()
 
-    @classmethod
-    def of(cls, result: ReloadResult, *, config: str, redactor: Redactor) -> ReloadFacts:
-        return cls(
-            outcome=result.outcome,
-            config=config,
-            version=result.version,
-            previous_version=result.previous_version,
-            duration_s=result.duration_s,
-            issue_count=len(result.issues),
-            issues=tuple(redacted_issue(i, redactor) for i in result.issues[:MAX_ISSUES]),
-        )
 
-
-def _outcome(outcome: HandoffOutcome) -> str:
-    if outcome.target is not None:
-        return "routed"
-    if outcome.reason == "no_route" and outcome.decision.request.tool is None:
-        return "stayed"
-    return "refused"
-
-
-def _short(value: object) -> str | None:
+def short_or_none(value: object) -> str | None:
+    """`value` when it is a string of at most 200 characters (a caller's id), else None."""
     return value if isinstance(value, str) and len(value) <= _SHORT else None
 
 

@@ -12,11 +12,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
     from engine.observer.facts import HandoffFacts, ReloadFacts
-    from engine.pump.envelope import Envelope, Outcome
-    from engine.pump.pump import Pump
-    from engine.pump.registry import Listener
+    from engine.observer.watched import (
+        ObservedEngine,
+        ObservedEnvelope,
+        ObservedListener,
+        ObservedOutcome,
+        ObservedPump,
+    )
     from engine.records.models import HandoffRecord
-    from engine.runtime.engine import Engine
 
 log = logging.getLogger("engine.observability")
 
@@ -37,7 +40,7 @@ class Observer:
     """True for observers that make trace contexts current: they start first and finish last,
     so the others see their span as the current one (a log line carries its trace id)."""
 
-    def attach(self, engine: Engine) -> None:
+    def attach(self, engine: ObservedEngine) -> None:
         """Watch `engine`: values read at collection time (records by status, reload counts,
         config version) come from it."""
 
@@ -60,18 +63,18 @@ class Observer:
     def reload_finished(self, token: Any, facts: ReloadFacts) -> None:
         """Closes what `reload_started` opened."""
 
-    def pump_started(self, pump: Pump) -> None:
+    def pump_started(self, pump: ObservedPump) -> None:
         """`pump` starts with this observer: queue depths and counters come from it."""
 
     def message_sent(self) -> Carrier | None:
         """A pump message is being sent from the current context: what it should carry."""
         return None
 
-    def message_started(self, listener: Listener, env: Envelope) -> Any:
+    def message_started(self, listener: ObservedListener, env: ObservedEnvelope) -> Any:
         """A pump handler is about to run on `env` (which carries its sender's context)."""
         return None
 
-    def message_finished(self, token: Any, outcome: Outcome | None) -> None:
+    def message_finished(self, token: Any, outcome: ObservedOutcome | None) -> None:
         """The handler's result was routed (`outcome` None if routing it raised)."""
 
 
@@ -99,7 +102,7 @@ class Observers(Observer):
         self._calls = {name: _calls(self._all, name) for name in _CALLS}
         self._pairs = {start: _pairs(self._all, start, finish) for start, finish in _PAIRS}
 
-    def attach(self, engine: Engine) -> None:
+    def attach(self, engine: ObservedEngine) -> None:
         self._tell("attach", engine)
 
     def handoff_started(self) -> Any:
@@ -117,7 +120,7 @@ class Observers(Observer):
     def reload_finished(self, token: Any, facts: ReloadFacts) -> None:
         self._close("reload_finished", token, facts)
 
-    def pump_started(self, pump: Pump) -> None:
+    def pump_started(self, pump: ObservedPump) -> None:
         self._tell("pump_started", pump)
 
     def message_sent(self) -> Carrier | None:
@@ -129,10 +132,10 @@ class Observers(Observer):
                 log.exception("observer %r failed in message_sent", observer)
         return carrier or None
 
-    def message_started(self, listener: Listener, env: Envelope) -> Any:
+    def message_started(self, listener: ObservedListener, env: ObservedEnvelope) -> Any:
         return self._open("message_started", listener, env)
 
-    def message_finished(self, token: Any, outcome: Outcome | None) -> None:
+    def message_finished(self, token: Any, outcome: ObservedOutcome | None) -> None:
         self._close("message_finished", token, outcome)
 
     def _tell(self, name: str, *args: Any) -> None:

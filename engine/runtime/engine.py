@@ -95,6 +95,16 @@ class Engine:
         return self._reloader.current.version
 
     @property
+    def name(self) -> str:
+        """The `engine.name` of the config serving now."""
+        return self._reloader.current.config.engine.name
+
+    @property
+    def store(self) -> Store:
+        """Where this engine's records are kept."""
+        return self.manager.store
+
+    @property
     def reloader(self) -> Reloader:
         return self._reloader
 
@@ -125,13 +135,8 @@ class Engine:
         return router
 
     # -- sessions and routing --------------------------------------------------------------
-    def session(
-        self,
-        *,
-        session_id: str | None = None,
-        active_agent: str | None = None,
-        system_vars: Mapping[str, Any] | None = None,
-    ) -> Session:
+    def session(self, *, session_id: str | None = None, active_agent: str | None = None,
+                system_vars: Mapping[str, Any] | None = None) -> Session:
         """A new conversation, starting on `active_agent` or the config's entry agent."""
         return Session(
             lambda: self._reloader.current,
@@ -242,15 +247,8 @@ class Engine:
     def cancel(self, record_id: str, reason: str, *, actor: str | None = None) -> HandoffRecord:
         return self._move(record_id, Trigger.cancel, reason=reason or "Cancelled.", actor=actor)
 
-    def _move(
-        self,
-        record_id: str,
-        trigger: Trigger,
-        *,
-        reason: str = "",
-        result: Mapping[str, Any] | None = None,
-        actor: str | None = None,
-    ) -> HandoffRecord:
+    def _move(self, record_id: str, trigger: Trigger, *, reason: str = "",
+              result: Mapping[str, Any] | None = None, actor: str | None = None) -> HandoffRecord:
         check_move(self._policy(self.snapshot).limits, record_id, trigger.value,
                    reason=reason, result=result, actor=actor)
         result = None if result is None else dict(result)

@@ -14,10 +14,17 @@ import pytest
 
 from engine import Engine, MissingExtra, UsageError
 from engine.issues import Issue
-from engine.observability import HandoffFacts, Observer, Observers, ReloadFacts
+from engine.observability import (
+    HandoffFacts,
+    ObservedEngine,
+    ObservedEnvelope,
+    ObservedListener,
+    ObservedOutcome,
+    Observer,
+    Observers,
+    ReloadFacts,
+)
 from engine.observer.facts import redacted_issue
-from engine.pump.envelope import Envelope, Outcome
-from engine.pump.registry import Listener
 from engine.records.models import HandoffRecord
 from engine.redaction import REDACTED, Redactor
 from engine.stores import MemoryStore
@@ -40,7 +47,7 @@ class Recorder(Observer):
         self.calls: list[tuple[Any, ...]] = []
         self.scope: list[str] = []
 
-    def attach(self, engine: Engine) -> None:
+    def attach(self, engine: ObservedEngine) -> None:
         self.calls.append(("attach",))
 
     def handoff_started(self) -> Any:
@@ -64,12 +71,12 @@ class Recorder(Observer):
     def message_sent(self) -> dict[str, str]:
         return {"from": self.scope[-1] if self.scope else "outside"}
 
-    def message_started(self, listener: Listener, env: Envelope) -> Any:
+    def message_started(self, listener: ObservedListener, env: ObservedEnvelope) -> Any:
         self.calls.append(("message", listener.name, dict(env.trace or {})))
         self.scope.append(listener.name)
         return listener.name
 
-    def message_finished(self, token: Any, outcome: Outcome | None) -> None:
+    def message_finished(self, token: Any, outcome: ObservedOutcome | None) -> None:
         assert self.scope.pop() == token
         self.calls.append(("message_done", token, outcome is not None))
 
@@ -278,7 +285,7 @@ def test_an_observer_given_to_a_pump_that_raises_never_stops_its_workers() -> No
     from tests.unit.observability.scenarios import Answer, Ask, chain
 
     class Failing(Observer):
-        def message_started(self, listener: Listener, env: Envelope) -> Any:
+        def message_started(self, listener: ObservedListener, env: ObservedEnvelope) -> Any:
             raise RuntimeError("exporter down")
 
     async def main() -> Any:
