@@ -130,14 +130,15 @@ def _records(sources: Sources) -> Iterator[Sample]:
 def _per_config(value: Callable[[ObservedEngine], float]) -> Callable[[Sources], Iterator[Sample]]:
     def read(sources: Sources) -> Iterator[Sample]:
         for engine in list(sources.engines):
-            yield (engine.name,), value(engine)
+            yield (engine.snapshot.name,), value(engine)
 
     return read
 
 
 def _config_info(sources: Sources) -> Iterator[Sample]:
     for engine in list(sources.engines):
-        yield (engine.name, engine.version), 1
+        snapshot = engine.snapshot
+        yield (snapshot.name, snapshot.version), 1
 
 
 def _summed(by: Callable[[ObservedPump], Iterable[tuple[str, float]]]

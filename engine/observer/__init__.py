@@ -3,8 +3,10 @@ manager, reloads and the pump call (`seam`), the facts they hand over (`facts`),
 may read of the engine and pump they watch (`watched`, protocols), and what may stand in one
 line of a log (`lines`).
 
-It imports nothing above `engine.redaction` at run time; the observers that export traces,
-metrics and logs live on top, in `engine.observability`, and import what they observe.
+It imports nothing above `engine.records` and `engine.redaction`; the observers that export
+traces, metrics and logs live on top, in `engine.observability`, and import what they observe
+(but for the Prometheus observer `Engine.metrics()` builds: it sits in `engine.metrics`, below
+the runtime that builds it).
 """
 
 from engine.observer.facts import HandoffFacts, ReloadFacts
@@ -15,6 +17,7 @@ from engine.observer.watched import (
     ObservedListener,
     ObservedOutcome,
     ObservedPump,
+    ObservedSnapshot,
     PumpCounts,
     ReloadCounts,
 )
@@ -27,6 +30,7 @@ __all__ = [
     "ObservedListener",
     "ObservedOutcome",
     "ObservedPump",
+    "ObservedSnapshot",
     "Observer",
     "Observers",
     "PumpCounts",

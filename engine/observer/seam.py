@@ -1,7 +1,7 @@
 """The instrumentation seam: what the engine, its lifecycle manager, reloads and the pump tell
 observers, as one `Observer` class whose every method does nothing, and `Observers`, the fan-out
-the engine holds. It must not import a telemetry library; implementations live in
-`engine.observability`.
+the engine holds. It must not import a telemetry library; implementations live above it, in
+`engine.observability` (and the Prometheus one `Engine.metrics()` builds, in `engine.metrics`).
 """
 
 from __future__ import annotations

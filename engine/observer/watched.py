@@ -35,15 +35,21 @@ class ObservedReloader(Protocol):
     def stats(self) -> ReloadCounts: ...
 
 
+class ObservedSnapshot(Protocol):
+    """A loaded config set: its `engine.name` and its version."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def version(self) -> str: ...
+
+
 class ObservedEngine(Protocol):
     """An engine an observer is attached to (`Observer.attach`), read at collection time."""
 
     @property
-    def name(self) -> str:
-        """The `engine.name` of the config serving now."""
-    @property
-    def version(self) -> str:
-        """The version of the config serving now."""
+    def snapshot(self) -> ObservedSnapshot:
+        """The config serving now (read it once to see one name and version)."""
     @property
     def store(self) -> Store:
         """Where its records are kept."""

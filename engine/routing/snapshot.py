@@ -68,6 +68,11 @@ class Snapshot:
     examples: LazyExamples = field(default_factory=LazyExamples)
 
     @property
+    def name(self) -> str:
+        """The set's `engine.name`."""
+        return self.config.engine.name
+
+    @property
     def example_index(self) -> ExampleIndex | None:
         """The compiled examples (None when the set declares none), built on first use."""
         return self.examples.get()

@@ -95,11 +95,6 @@ class Engine:
         return self._reloader.current.version
 
     @property
-    def name(self) -> str:
-        """The `engine.name` of the config serving now."""
-        return self._reloader.current.config.engine.name
-
-    @property
     def store(self) -> Store:
         """Where this engine's records are kept."""
         return self.manager.store

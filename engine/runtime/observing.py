@@ -84,9 +84,8 @@ class Observing:
         return outcome
 
     def _reloaded(self, event: Event) -> None:
-        engine = self.engine
-        snapshot = engine.snapshot  # the new one when applied, the one still serving if not
-        facts = reload_facts(event.data["result"], config=snapshot.config.engine.name,
+        snapshot = event.data["snapshot"]  # the new one when applied, the one still serving if not
+        facts = reload_facts(event.data["result"], config=snapshot.name,
                              redactor=CallerPolicy.of(snapshot).redactor)
         self.observers.reload_finished(self.observers.reload_started(facts), facts)
 
@@ -101,7 +100,9 @@ def handoff_facts(
     refused = kind == "refused"
     response = record.response
     layer, examples = decision.layer, decision.examples
-    return HandoffFacts._make((  # positional, in field order: keywords cost several times more
+    # Positional, in HandoffFacts' field order (keywords cost several times more); the seam tests
+    # compare whole facts built by keyword, so a field added out of place fails them.
+    return HandoffFacts._make((
         decision.request.sender,  # sender
         kind,  # outcome
         duration_s,

@@ -232,7 +232,8 @@ class Reloader:
         result = ReloadResult("rejected", previous, previous, (self._internal(error),))
         with self._lock:
             self._stats = _count(self._stats, result, now=self._clock())
-        self._report(result)
+            serving = self._current
+        self._report(result, serving)
         return result
 
     def apply(self, candidate: _Candidate | None) -> ReloadResult:
@@ -240,7 +241,8 @@ class Reloader:
         with self._lock:
             result = self._swap(candidate)
             self._stats = _count(self._stats, result, now=self._clock())
-        self._report(result)
+            serving = self._current
+        self._report(result, serving)
         return result
 
     def reload(
@@ -269,16 +271,18 @@ class Reloader:
             candidate.duration_s,
         )
 
-    def _report(self, result: ReloadResult) -> None:
+    def _report(self, result: ReloadResult, serving: Snapshot) -> None:
+        """Log and emit a reload that changed something, with the snapshot serving right after
+        it (a hook reading `current` instead could see a later reload's)."""
         if result.outcome == "applied":
             log.info("config %s: applied version %s", self.path, result.version)
-            self._hooks.emit(Event("config_reloaded", {"result": result}))
+            self._hooks.emit(Event("config_reloaded", {"result": result, "snapshot": serving}))
         elif result.outcome == "rejected":
             log.warning(
                 "config %s: reload rejected, still serving %s:\n%s",
                 self.path, result.version, "\n".join(str(i) for i in result.issues[:20]),
             )
-            self._hooks.emit(Event("config_rejected", {"result": result}))
+            self._hooks.emit(Event("config_rejected", {"result": result, "snapshot": serving}))
 
 
 def _count(stats: ReloadStats, result: ReloadResult, *, now: float) -> ReloadStats:

@@ -183,7 +183,22 @@ def test_rejected_reload_is_an_event_and_keeps_serving(engine: Engine, config_fo
     result = engine.reload()
     assert result.outcome == "rejected" and engine.snapshot is before
     assert events and events[0].data["result"] is result
+    assert events[0].data["snapshot"] is before  # the one still serving
     assert engine.handoff("stolen card", sender="concierge").target == "fraud_agent"
+
+
+def test_an_applied_reload_event_carries_the_snapshot_it_swapped_in(
+    engine: Engine, config_folder: Any
+) -> None:
+    events: list[Event] = []
+    engine.on("config_reloaded", events.append)
+    root = config_folder.path / "engine.yaml"
+    root.write_text(root.read_text(encoding="utf-8").replace(
+        "pending_timeout_s: 20", "pending_timeout_s: 5"), encoding="utf-8")
+    result = engine.reload()
+    assert result.outcome == "applied"
+    assert [e.data["snapshot"] for e in events] == [engine.snapshot]
+    assert events[0].data["snapshot"].version == result.version
 
 
 def test_usage_errors(engine: Engine) -> None:

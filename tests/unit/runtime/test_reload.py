@@ -195,13 +195,13 @@ def test_concurrent_reloads_end_on_the_latest_content(config_folder: Any) -> Non
     assert reloader.stats.applied == 1
 
 
-def test_event_payload_is_the_result(config_folder: Any) -> None:
+def test_event_payload_is_the_result_and_the_snapshot_serving(config_folder: Any) -> None:
     reloader = Reloader(config_folder.path)
     events: list[Event] = []
     reloader.hooks.add("config_reloaded", events.append)
     config_folder.write_routing("investment_advisor")
     result = reloader.reload()
-    assert events == [Event("config_reloaded", {"result": result})]
+    assert events == [Event("config_reloaded", {"result": result, "snapshot": reloader.current})]
 
 
 def test_a_build_whose_files_changed_while_it_read_them_is_never_served(
