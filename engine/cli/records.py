@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
+import stat
 import sys
+import tempfile
 from collections.abc import Iterator, Sequence
-from contextlib import closing
+from contextlib import closing, contextmanager
 from datetime import datetime
 from pathlib import Path
+from typing import BinaryIO
 
 from engine.cli.terminal import json_safe, printable
 from engine.errors import UsageError
@@ -56,7 +60,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     export.add_argument("--output", "-o", type=Path, help="write here instead of stdout")
 
     load_ = actions.add_parser("import", parents=[common], help="add records from an export")
-    load_.add_argument("source", type=Path, help="a JSON or JSON Lines export")
+    load_.add_argument("source", type=Path,
+                       help="a JSON or JSON Lines export, or - for standard input")
     load_.add_argument("--format", choices=FORMATS, help="default: guessed from the content")
     load_.add_argument("--replace", action="store_true",
                        help="overwrite records the store already holds (default: keep them)")
@@ -104,26 +109,66 @@ def _export(store: Store, args: argparse.Namespace) -> int:
 
 def _import(args: argparse.Namespace) -> int:
     """Read the export twice, one record at a time: once to check all of it before the store
-    is opened, then to write it in one commit (checked again: the file may have changed)."""
-    for _ in _read(args):
-        pass
-    with closing(open_store(args.store)) as store:
-        counts = store.restore(map(_redact, _read(args)), replace=args.replace)
-        print(f"imported {counts.added}, skipped {counts.skipped} existing, replaced"
-              f" {counts.replaced} record(s) into {store.location}")
+    is opened, then to write it in one commit (checked again: the file may have changed). A
+    pipe or standard input can be read only once: it is copied to a temporary file first."""
+    with _rereadable(args.source) as path:
+        for _ in _read(path, args):
+            pass
+        with closing(open_store(args.store)) as store:
+            counts = store.restore(map(_redact, _read(path, args)), replace=args.replace)
+            print(f"imported {counts.added}, skipped {counts.skipped} existing, replaced"
+                  f" {counts.replaced} record(s) into {store.location}")
     if counts.skipped:
         print(f"{counts.skipped} record(s) already stored were kept as they are; --replace"
               " overwrites them", file=sys.stderr)
     return EXIT_OK
 
 
-def _read(args: argparse.Namespace) -> Iterator[HandoffRecord]:
+@contextmanager
+def _rereadable(source: Path) -> Iterator[Path]:
+    """`source` itself when it is a regular file; else (`-`, a pipe, a device) a temporary
+    copy of what it holds, removed afterwards."""
+    if str(source) != "-" and _regular(source):
+        yield source
+        return
+    with tempfile.TemporaryDirectory(prefix="handoff-import-") as folder:
+        copy = Path(folder) / "export"
+        try:
+            with _opened_binary(source) as stream, copy.open("wb") as out:
+                shutil.copyfileobj(stream, out)
+        except OSError as error:
+            raise UsageError(f"cannot read {source}: {error.strerror or error}") from error
+        yield copy
+
+
+def _regular(path: Path) -> bool:
+    """Whether `path` is a regular file (True also when it cannot be looked at: opening it
+    then says why)."""
     try:
-        source = args.source.open(encoding="utf-8")
+        return stat.S_ISREG(path.stat().st_mode)
+    except OSError:
+        return True
+
+
+@contextmanager
+def _opened_binary(source: Path) -> Iterator[BinaryIO]:
+    """Standard input for `-` (left open), else `source` opened for reading."""
+    if str(source) == "-":
+        yield sys.stdin.buffer
+        return
+    with source.open("rb") as stream:
+        yield stream
+
+
+def _read(path: Path, args: argparse.Namespace) -> Iterator[HandoffRecord]:
+    """The records of the export at `path`; errors name `args.source`, as the user gave it."""
+    name = "<stdin>" if str(args.source) == "-" else str(args.source)
+    try:
+        source = path.open(encoding="utf-8")
     except OSError as error:
-        raise UsageError(f"cannot read {args.source}: {error.strerror or error}") from error
+        raise UsageError(f"cannot read {name}: {error.strerror or error}") from error
     with source:
-        yield from read_records(source, fmt=args.format, name=str(args.source))
+        yield from read_records(source, fmt=args.format, name=name)
 
 
 _redact = DEFAULT_REDACTOR.record

@@ -119,6 +119,31 @@ def test_export_then_import_into_a_new_store(
 
 
 @pytest.mark.slow
+def test_import_reads_an_export_from_a_pipe_or_standard_input(
+    store_file: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    """A pipe can be read once; import reads its source twice (check, then write): it copies a
+    pipe first, so `cat dump | handoff records import -` (or /dev/stdin) imports every record."""
+    path, _ = store_file
+    dump = handoff("export", "--store", path, "--format", "jsonl").stdout
+    for n, source in enumerate(("-", "/dev/stdin")):
+        copy = tmp_path / f"piped{n}.db"
+        done = subprocess.run(
+            [sys.executable, "-m", "engine", "records", "import", source, "--store", str(copy)],
+            input=dump, capture_output=True, text=True, timeout=HANG_S, check=False)
+        assert done.returncode == 0, (source, done.stderr)
+        assert done.stdout.startswith("imported 3, skipped 0"), (source, done.stdout)
+        with SQLiteStore(path) as original, SQLiteStore(copy) as restored:
+            assert restored.query() == original.query()
+    broken = subprocess.run(
+        [sys.executable, "-m", "engine", "records", "import", "-", "--store",
+         str(tmp_path / "never.db")],
+        input=dump[: len(dump) // 2], capture_output=True, text=True, timeout=HANG_S, check=False)
+    assert broken.returncode == 1 and "<stdin>" in broken.stderr, broken.stderr
+    assert not (tmp_path / "never.db").exists()
+
+
+@pytest.mark.slow
 def test_bad_input_gets_a_message_not_a_traceback(
     store_file: tuple[Path, list[str]], tmp_path: Path
 ) -> None:
