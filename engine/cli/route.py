@@ -94,7 +94,7 @@ def execute(args: argparse.Namespace) -> int:
         raise UsageError("the task text is empty; pass it as the last argument")
     snapshot = load_config(args.path)
     for request in requests:
-        check_request(snapshot, request)
+        check_request(snapshot, request, history)
     explained = explain_turn(Router(snapshot), requests, history=history)
     decision = explained.decision
     if args.format == "json":

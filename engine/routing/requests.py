@@ -6,6 +6,7 @@ config set. Messages name the command-line flags, which the playground's fields 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -18,18 +19,27 @@ if TYPE_CHECKING:
 
 
 def parse_context(items: Sequence[str]) -> dict[str, Any]:
-    """`["tier=gold", "n=3"]` -> `{"tier": "gold", "n": 3}`; JSON scalars keep their type."""
+    """`["tier=gold", "n=3"]` -> `{"tier": "gold", "n": 3}`; JSON scalars keep their type, and
+    anything else is text (`NaN` too: JSON has no such number). A number too large for a float
+    (`1e400`) is a UsageError: it would be infinite, which JSON cannot hold either."""
     context: dict[str, Any] = {}
     for item in items:
         key, sep, raw = item.partition("=")
         if not sep or not key.strip():
             raise UsageError(f"--context {item!r}: expected KEY=VALUE")
         try:
-            value: Any = json.loads(raw)
+            value: Any = json.loads(raw, parse_constant=_not_json)
         except ValueError:
             value = raw
+        if isinstance(value, float) and not math.isfinite(value):
+            raise UsageError(f"--context {item!r}: the number is too large for a float")
         context[key.strip()] = raw if isinstance(value, (dict, list)) else value
     return context
+
+
+def _not_json(constant: str) -> Any:
+    """`NaN`, `Infinity` and `-Infinity` are no JSON values: read such a value as text."""
+    raise ValueError(f"{constant} is not JSON")
 
 
 def parse_hops(items: Sequence[str]) -> tuple[Hop, ...]:
@@ -42,11 +52,19 @@ def parse_hops(items: Sequence[str]) -> tuple[Hop, ...]:
     return tuple(hops)
 
 
-def check_request(snapshot: Snapshot, request: RouteRequest) -> None:
-    """Usage errors for names the config set does not know and for out-of-range values."""
+def check_request(
+    snapshot: Snapshot, request: RouteRequest, history: Sequence[Hop] = ()
+) -> None:
+    """Usage errors for names the config set does not know (in the request and in the session's
+    past `history`) and for out-of-range values."""
     agents = snapshot.agents
     if request.sender not in agents:
         raise UsageError(f"--from {request.sender!r}: unknown agent; known: {', '.join(agents)}")
+    for source, target in history:
+        for name in (source, target):
+            if name not in agents:
+                raise UsageError(f"--hop '{source}:{target}': unknown agent {name!r}; known: "
+                                 f"{', '.join(agents)}")
     tables = snapshot.tables
     rule_tools = tables.rule_tools if tables is not None else frozenset()
     if request.tool is not None and not (
