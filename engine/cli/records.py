@@ -24,7 +24,7 @@ from engine.cli.terminal import json_safe, printable
 from engine.errors import UsageError
 from engine.lifecycle.transfer import FORMATS, dump, iter_records, read_records
 from engine.records.models import HandoffRecord, HandoffStatus, as_utc
-from engine.records.store import RecordQuery, Store, resolve_record_id
+from engine.records.store import MAX_ROWS, RecordQuery, Store, resolve_record_id
 from engine.redaction import DEFAULT_REDACTOR
 from engine.stores.locations import open_store
 
@@ -195,8 +195,8 @@ def _count(text: str) -> int:
         value = int(text)
     except ValueError:
         value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= 0")
+    if not 0 <= value <= MAX_ROWS:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from 0 to {MAX_ROWS}")
     return value
 
 

@@ -14,6 +14,9 @@ from typing import Any, Protocol, runtime_checkable
 from engine.errors import RecordNotFound, UsageError
 from engine.records.models import HandoffRecord, HandoffStatus, as_utc
 
+MAX_ROWS = 2**63 - 1
+"""The largest limit or offset a query takes: the stores' databases count rows in 64 bits."""
+
 
 @dataclass(frozen=True, slots=True)
 class RecordQuery:
@@ -31,10 +34,10 @@ class RecordQuery:
     offset: int = 0
 
     def __post_init__(self) -> None:
-        if self.limit is not None and self.limit < 0:
-            raise UsageError(f"query limit must be >= 0, got {self.limit}")
-        if self.offset < 0:
-            raise UsageError(f"query offset must be >= 0, got {self.offset}")
+        if self.limit is not None and not 0 <= self.limit <= MAX_ROWS:
+            raise UsageError(f"query limit must be between 0 and {MAX_ROWS}, got {self.limit}")
+        if not 0 <= self.offset <= MAX_ROWS:
+            raise UsageError(f"query offset must be between 0 and {MAX_ROWS}, got {self.offset}")
         if self.since is not None:
             object.__setattr__(self, "since", as_utc(self.since))
         if self.until is not None:

@@ -101,6 +101,14 @@ def test_bad_pagination_is_a_usage_error() -> None:
         RecordQuery(limit=-1)
     with pytest.raises(UsageError, match="offset"):
         RecordQuery(offset=-3)
+    for field in ("limit", "offset"):  # past what a database's 64-bit row count holds
+        with pytest.raises(UsageError, match=f"query {field} must be between 0 and {2**63 - 1}"):
+            RecordQuery(**{field: 2**63})
+
+
+def test_the_largest_offset_is_read_by_every_store(store: Store, record: MakeRecord) -> None:
+    store.add(record(1))
+    assert store.query(RecordQuery(offset=2**63 - 1, limit=2**63 - 1)) == []
 
 
 def test_put_many_inserts_and_overwrites(store: Store, record: MakeRecord) -> None:
