@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import SplitResult, parse_qsl, urlencode, urlsplit, urlunsplit
 
 from engine.errors import UsageError
 
@@ -17,6 +17,7 @@ SCHEMES = ("postgresql", "postgres")
 DEFAULT_SCHEMA = "handoff"
 _SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,54}")  # the channel "handoff:<schema>" fits 63
 _OPTIONS = ("schema", "pool_size", "statement_timeout_s", "connect_timeout_s")
+_PASSWORD = re.compile(r"(//[^/@:]*:)[^@/]*@")
 
 
 def is_postgres_url(text: str) -> bool:
@@ -52,7 +53,7 @@ class PostgresOptions:
         """
         if not is_postgres_url(url):
             raise UsageError(f"not a PostgreSQL URL (postgresql://...): {_redact(url)!r}")
-        parts = urlsplit(url)
+        parts = _split(url)
         query = parse_qsl(parts.query, keep_blank_values=True)
         given = {key: value for key, value in query if key in _OPTIONS}
         given.update({key: value for key, value in overrides.items() if value is not None})
@@ -126,8 +127,22 @@ def _timeout(value: Any) -> float | None:
     return _positive("statement_timeout_s", value)
 
 
+def _split(url: str) -> SplitResult:
+    """`url` in parts; a URL urllib cannot read (a port out of range or not a number, an
+    unclosed `[`) is a UsageError saying why."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (read to check: raises ValueError when out of range)
+    except ValueError as error:
+        raise UsageError(f"not a valid PostgreSQL URL ({error}): {_redact(url)!r}") from None
+    return parts
+
+
 def _redact(url: str) -> str:
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # unreadable: mask whatever stands between `user:` and `@`
+        return _PASSWORD.sub(r"\1***@", url)
     if parts.password is None:
         return url
     return urlunsplit(parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@")))

@@ -59,6 +59,10 @@ def test_url_options_keywords_win_and_libpq_parameters_pass_through() -> None:
         ("postgresql://db/x?schema=Calls", {}, "schema must be 1-55 lowercase"),
         ("postgresql://db/x", {"schema": "x" * 56}, "schema must be 1-55 lowercase"),
         ("postgresql://db/x", {"poolsize": 3}, "unknown PostgresStore option(s): poolsize"),
+        ("postgresql://db:99999/x", {}, "not a valid PostgreSQL URL (Port out of range"),
+        ("postgresql://db:five/x", {}, "not a valid PostgreSQL URL (Port could not be cast"),
+        ("postgresql://u:pw@[::1/x", {}, "not a valid PostgreSQL URL (Invalid IPv6 URL): "
+                                         "'postgresql://u:***@[::1/x'"),
     ],
 )
 def test_bad_settings_are_usage_errors(
