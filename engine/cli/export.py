@@ -18,7 +18,7 @@ from pathlib import Path
 from ruamel.yaml import YAML
 
 from engine.adapters.pipecat_flow import FlowExport, export_flow
-from engine.cli.output import render_issues
+from engine.cli.output import render_issues, write_output
 from engine.errors import ConfigError
 from engine.loading.loader import load_config
 from engine.routing.snapshot import Snapshot
@@ -35,7 +35,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=tuple(EXPORT_FORMATS), required=True,
                         help="pipecat-flow: a Pipecat Flows FlowConfig (pipecat.flows)")
     parser.add_argument("--output", "-o", type=Path, metavar="FILE",
-                        help="write here instead of stdout (.json: JSON, else YAML)")
+                        help="write here instead of stdout (.json, any case: JSON, else YAML)")
 
 
 def execute(args: argparse.Namespace) -> int:
@@ -45,12 +45,12 @@ def execute(args: argparse.Namespace) -> int:
         print(render_issues(error.issues, "text"), file=sys.stderr)
         return 1
     export = EXPORT_FORMATS[args.format](snapshot)
-    as_json = args.output is not None and args.output.suffix == ".json"
+    as_json = args.output is not None and args.output.suffix.lower() == ".json"
     text = json.dumps(export.config, indent=2) + "\n" if as_json else _yaml(export.config)
     if args.output is None:
         sys.stdout.write(text)
     else:
-        args.output.write_text(text, encoding="utf-8")
+        write_output(args.output, text)
         print(f"wrote {args.format} to {args.output}", file=sys.stderr)
     if export.dropped:
         lines = "\n".join(f"  {line}" for line in export.dropped)

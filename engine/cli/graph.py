@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from engine.cli.output import write_output
 from engine.errors import UsageError
 from engine.loading.loader import load_config
 from engine.routing.graph import RENDERER_BY_NAME
@@ -67,11 +68,9 @@ def execute(args: argparse.Namespace) -> int:
     snapshot = load_config(args.path)
     picture = FORMATS[args.format](snapshot)
     if args.output is not None:
-        if isinstance(picture, bytes):
-            args.output.write_bytes(picture)
-        else:
-            args.output.write_text(picture if picture.endswith("\n") else picture + "\n",
-                                   encoding="utf-8")
+        if isinstance(picture, str) and not picture.endswith("\n"):
+            picture += "\n"
+        write_output(args.output, picture)
         return 0
     if isinstance(picture, bytes):
         if sys.stdout.isatty():

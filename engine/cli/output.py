@@ -7,14 +7,37 @@ workflow-annotation line per issue. Plug-ins are a name -> function dict.
 
 from __future__ import annotations
 
+import argparse
 import json
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from engine.cli.terminal import Terminal
+from engine.errors import UsageError
 from engine.issues import Issue, Severity
 
 FORMATS = ("text", "json", "github")
 PLAIN = Terminal()
+
+
+def path_argument(text: str) -> Path:
+    """An argparse type for a path a command writes to: an empty one (which would mean the
+    current folder) is refused."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path; give a file or folder name")
+    return Path(text)
+
+
+def write_output(path: Path, content: str | bytes) -> None:
+    """Write a command's `--output` file; a path it cannot write (a folder, a missing folder,
+    a full disk) is a UsageError naming it and the reason."""
+    try:
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror or error}") from error
 
 
 def plural(count: int, noun: str) -> str:

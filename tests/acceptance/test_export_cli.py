@@ -53,6 +53,21 @@ def test_an_invalid_set_exits_1_with_located_issues(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+def test_a_json_suffix_in_any_case_writes_json_and_an_unwritable_output_is_a_usage_error(
+    tmp_path: Path,
+) -> None:
+    done = export(BANKING, "--format", "pipecat-flow", "--output", tmp_path / "flow.JSON")
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "flow.JSON").read_text(encoding="utf-8").startswith("{\n")
+    for output, reason in ((tmp_path, "Is a directory"),
+                           (tmp_path / "missing" / "flow.yaml", "No such file or directory")):
+        failed = export(BANKING, "--format", "pipecat-flow", "--output", output)
+        assert failed.returncode == 2, failed.stderr
+        assert f"handoff export: cannot write {output}: {reason}" in failed.stderr
+        assert "Traceback" not in failed.stderr
+
+
+@pytest.mark.slow
 def test_the_format_is_required_and_checked() -> None:
     done = export(BANKING, "--format", "rasa")
     assert done.returncode == 2 and "invalid choice: 'rasa'" in done.stderr

@@ -28,6 +28,14 @@ def test_mermaid_is_fenced_for_a_pull_request_and_raw_on_request() -> None:
     assert fenced == f"```mermaid\n{raw.rstrip()}\n```\n"
 
 
+def test_an_output_it_cannot_write_is_a_usage_error(tmp_path: Path) -> None:
+    for output, reason in ((tmp_path, "Is a directory"),
+                           (tmp_path / "missing" / "x.svg", "No such file or directory")):
+        done = graph("--format", "svg", "--output", str(output))
+        assert done.returncode == 2
+        assert f"handoff graph: cannot write {output}: {reason}" in done.stderr.decode()
+
+
 def test_svg_html_and_png_pictures(tmp_path: Path) -> None:
     assert graph("--format", "svg").stdout.startswith(b"<svg ")
     assert graph("--format", "html").stdout.startswith(b"<!doctype html>")
