@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from engine.cli.output import path_argument
 from engine.config.catalog import export_schemas
 from engine.scaffold import Scaffold
 
@@ -19,9 +20,10 @@ SCHEMAS = ".handoff/schemas"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("folder", metavar="DIR", type=Path, help="where to write the set")
+    parser.add_argument("folder", metavar="DIR", type=path_argument,
+                        help="where to write the set")
     parser.add_argument("--name", help="the set's name (default: DIR's name)")
-    parser.add_argument("--schemas", type=Path, default=Path(SCHEMAS), metavar="PATH",
+    parser.add_argument("--schemas", type=path_argument, default=Path(SCHEMAS), metavar="PATH",
                         help=f"where to export the schemas the modelines point at "
                              f"(default: {SCHEMAS}, from the current folder)")
 
@@ -29,8 +31,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def execute(args: argparse.Namespace) -> int:
     name = args.name or args.folder.resolve().name
     scaffold = Scaffold(folder=args.folder, schemas=args.schemas, name=name)
+    scaffold.check()
+    exported = export_schemas(args.schemas)  # first: a bad --schemas leaves no half-written set
     written = scaffold.write()
-    exported = export_schemas(args.schemas)
     terminal = args.terminal
     for path in written:
         terminal.info(f"wrote {path}")

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
+from engine.cli.output import path_argument
 from engine.config.catalog import catalog, export_schemas, find_schema, schema_file
 from engine.errors import SchemaNotFoundError, UsageError
 
@@ -26,7 +26,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     show.add_argument("name", metavar="NAME", help="a schema name from `handoff schema list`")
     show.add_argument("--path", action="store_true", help="print the file's path instead")
     export = actions.add_parser("export", help="copy every schema into a folder (for editors)")
-    export.add_argument("folder", metavar="DIR", type=Path, help="created if needed")
+    export.add_argument("folder", metavar="DIR", type=path_argument, help="created if needed")
 
 
 def _list(fmt: str) -> None:

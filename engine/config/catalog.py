@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from engine.config.schemas import bundled_files, load_schema, schema_root
-from engine.errors import SchemaNotFoundError
+from engine.errors import SchemaNotFoundError, UsageError
 
 CONFIG_SUFFIX = ".schema.json"
 SPECS = "specs/"
@@ -72,7 +72,11 @@ def export_schemas(folder: str | os.PathLike[str]) -> list[Path]:
     written = []
     for entry in catalog():
         target = Path(folder) / entry.file
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes((schema_root() / entry.file).read_bytes())
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes((schema_root() / entry.file).read_bytes())
+        except OSError as error:
+            raise UsageError(f"cannot export the schemas: {target}: {error.strerror or error}"
+                             ) from None
         written.append(target)
     return written

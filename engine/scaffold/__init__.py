@@ -53,19 +53,32 @@ class Scaffold:
         """Starter files that already exist (init refuses to overwrite any of them)."""
         return [self.folder / name for name in TEMPLATES if os.path.lexists(self.folder / name)]
 
-    def write(self) -> list[Path]:
-        """Write every starter file; UsageError naming the files in the way, writing none."""
+    def check(self) -> None:
+        """UsageError when the set cannot be written: a bad name, a file where its folder goes,
+        or files in the way."""
         if not NAME_PATTERN.match(self.name):
             raise UsageError(f"set name {self.name!r}: use letters, digits, '_', '-', '.'")
+        if self.folder.exists() and not self.folder.is_dir():
+            raise UsageError(f"{self.folder} is a file, not a folder")
         clashes = self.existing()
         if clashes:
             listed = ", ".join(str(path) for path in clashes)
             raise UsageError(f"refusing to overwrite existing files: {listed}")
-        written = []
+
+    def write(self) -> list[Path]:
+        """Write every starter file, or none: UsageError naming the files in the way, or the
+        file that could not be written (the ones written before it are removed)."""
+        self.check()
+        written: list[Path] = []
         for relative in TEMPLATES:
             target = self.folder / relative
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with open(target, "x", encoding="utf-8") as out:
-                out.write(self.text(relative))
-            written.append(target)
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                with open(target, "x", encoding="utf-8") as out:
+                    written.append(target)
+                    out.write(self.text(relative))
+            except OSError as error:
+                for path in written:
+                    path.unlink(missing_ok=True)
+                raise UsageError(f"cannot write {target}: {error.strerror or error}") from None
         return written

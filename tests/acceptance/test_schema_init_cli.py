@@ -54,6 +54,30 @@ def test_init_scaffolds_a_set_that_checks_strict_and_passes_its_cases(tmp_path: 
     assert "refusing to overwrite existing files" in again.stderr
 
 
+def test_init_and_schema_export_refuse_paths_they_cannot_write_and_leave_nothing_half_done(
+    tmp_path: Path,
+) -> None:
+    """A file where the set's folder goes, a --schemas path that cannot be a folder, an empty
+    path: a one-line usage error, no traceback, and no half-written set to clean up by hand."""
+    afile = tmp_path / "afile"
+    afile.write_text("x", encoding="utf-8")
+    cases = [
+        (("init", "afile"), f"{afile.name} is a file, not a folder"),
+        (("init", "support", "--schemas", "afile"), "cannot export the schemas: afile/"),
+        (("init", "support", "--schemas", ""), "argument --schemas: an empty path"),
+        (("init", ""), "argument DIR: an empty path"),
+        (("schema", "export", "afile"), "cannot export the schemas: afile/"),
+        (("schema", "export", ""), "argument DIR: an empty path"),
+    ]
+    for args, message in cases:
+        done = handoff(*args, cwd=tmp_path)
+        assert done.returncode == 2 and message in done.stderr, (args, done.stderr)
+        assert "Traceback" not in done.stderr
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["afile"]
+    fixed = handoff("init", "support", "--schemas", "schemas", cwd=tmp_path)
+    assert fixed.returncode == 0, fixed.stderr  # nothing was left in the way
+
+
 def test_init_writes_the_phrase_window_it_routes_with_and_says_what_it_does(
     tmp_path: Path,
 ) -> None:

@@ -66,3 +66,25 @@ def test_a_set_name_that_is_not_a_plain_word_is_refused(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="set name 'my set'"):
         scaffold.write()
     assert not (tmp_path / "x").exists()
+
+
+def test_a_write_that_fails_part_way_leaves_no_starter_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The disk fills while the third file is written: the files written before it, and the
+    third itself, are removed, so running init again is not refused."""
+    scaffold = _scaffold(tmp_path)
+    third = list(TEMPLATES)[2]
+    text = Scaffold.text
+
+    def full_disk(self: Scaffold, relative: str) -> str:
+        if relative == third:
+            raise OSError(28, "No space left on device")
+        return text(self, relative)
+
+    monkeypatch.setattr(Scaffold, "text", full_disk)
+    with pytest.raises(UsageError, match=f"cannot write {scaffold.folder / third}: No space"):
+        scaffold.write()
+    assert [path for path in scaffold.folder.rglob("*") if path.is_file()] == []
+    monkeypatch.undo()
+    assert len(scaffold.write()) == len(TEMPLATES)
