@@ -23,7 +23,7 @@ from typing import BinaryIO
 from engine.cli.terminal import json_safe, printable
 from engine.errors import UsageError
 from engine.lifecycle.transfer import FORMATS, dump, iter_records, read_records
-from engine.records.models import HandoffRecord, HandoffStatus, as_utc
+from engine.records.models import HandoffRecord, HandoffStatus, parse_utc
 from engine.records.store import MAX_ROWS, RecordQuery, Store, resolve_record_id
 from engine.redaction import DEFAULT_REDACTOR
 from engine.stores.locations import open_store
@@ -175,17 +175,8 @@ _redact = DEFAULT_REDACTOR.record
 
 
 def _moment(text: str) -> datetime:
-    value = text.strip()
-    if value.endswith(("Z", "z")):  # fromisoformat on Python 3.10 does not read "Z"
-        value = value[:-1] + "+00:00"
     try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not an ISO 8601 time (e.g. 2026-03-31T23:59:00Z)"
-        ) from None
-    try:
-        return as_utc(moment)
+        return parse_utc(text)
     except ValueError as error:
         raise argparse.ArgumentTypeError(f"{text!r}: {error}") from None
 

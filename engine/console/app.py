@@ -176,6 +176,9 @@ async def _eval_upload(console: Console, request: Request) -> Response:
     try:
         result = await asyncio.to_thread(evaluation.run_eval, console.engine.router(), path,
                                          label=f"uploaded: {name}")
+    except UsageError as problem:  # e.g. no rows: refused like a bad shipped corpus
+        return console.page("eval_result.html", request, status=400, result=None,
+                            error=str(problem))
     finally:
         path.unlink(missing_ok=True)
     return console.page("eval_result.html", request, result=result, error=None)

@@ -72,11 +72,14 @@ class EvalView:
 
 
 def run_eval(router: Router, path: Path, *, label: str) -> EvalView:
-    """Route every row of the corpus at `path` with the same code as `handoff eval`."""
+    """Route every row of the corpus at `path` with the same code as `handoff eval`; a
+    `UsageError` when it holds no rows at all, as `handoff eval` refuses it."""
     snapshot = router.snapshot
     agents = tuple(snapshot.agents)
     reader = CorpusReader(path, agents=agents, entry=snapshot.config.engine.entry)
     evaluation = evaluate(router, reader, agents=agents, worst=WORST)
+    if evaluation.tally.rows == 0 and not reader.bad_rows:  # bad rows get a report instead
+        raise UsageError(f"{label}: no rows to evaluate")
     report = Report(label, evaluation, tuple(reader.issues), (), reader.bad_rows)
     tally = evaluation.tally
     scores = tally.scores()

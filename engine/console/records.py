@@ -8,17 +8,22 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 
 from engine.errors import UsageError
-from engine.records.models import HandoffRecord, HandoffStatus
+from engine.records.models import HandoffRecord, HandoffStatus, parse_utc
 from engine.records.store import RecordQuery, Store
 from engine.redaction import Redactor
 from engine.runtime.session import SESSION_KEY
 from engine.stores.sqlite import SQLiteStore
 
 PAGE_SIZE = 50
+MAX_PAGE = 1_000_000_000
+"""The highest page number asked for: far past the last page of any store, and few enough
+digits that reading it is cheap (`int` refuses over 4300 digits)."""
+SHOWN = 40
+"""Characters of a refused parameter quoted back in the search error."""
 SESSION_SCAN = 20_000
 """Records read at most to answer a session search (newest first)."""
 SECRET_KEYS = Redactor(values=False)
@@ -50,18 +55,15 @@ class Search:
         """Filters from query parameters; a malformed one is a `UsageError` naming it."""
         status = params.get("status") or None
         if status is not None and status not in HandoffStatus.__members__:
-            raise UsageError(f"status {status!r}: expected one of "
+            raise UsageError(f"status {_shown(status)}: expected one of "
                              f"{', '.join(HandoffStatus.__members__)}")
-        page = params.get("page") or "1"
-        if not page.isdigit() or int(page) < 1:
-            raise UsageError(f"page {page!r}: expected a whole number from 1")
         return cls(
             status=None if status is None else HandoffStatus(status),
             agent=params.get("agent", "").strip(),
             session=params.get("session", "").strip(),
             since=_moment("since", params.get("since", "")),
             until=_moment("until", params.get("until", "")),
-            page=int(page),
+            page=_page(params.get("page") or "1"),
         )
 
     def query(self, *, limit: int | None = None, offset: int = 0) -> RecordQuery:
@@ -69,19 +71,31 @@ class Search:
                            until=self.until, limit=limit, offset=offset)
 
 
+def _page(text: str) -> int:
+    """A page number from 1 to `MAX_PAGE`, in ASCII digits: `str.isdigit` alone also takes
+    '²' and '①', which `int` then refuses."""
+    digits = text.isascii() and text.isdigit() and len(text) <= len(str(MAX_PAGE))
+    if not digits or not 1 <= int(text) <= MAX_PAGE:
+        raise UsageError(f"page {_shown(text)}: expected a whole number from 1 to {MAX_PAGE}")
+    return int(text)
+
+
 def _moment(name: str, text: str) -> datetime | None:
-    """An ISO 8601 time (as a `datetime-local` input sends it); naive means UTC."""
-    value = text.strip()
-    if not value:
+    """An ISO 8601 time (as a `datetime-local` input sends it) in UTC, naive meaning UTC, read
+    as `handoff records list --since` reads it (`parse_utc`): a time with no UTC form (year 1
+    at +14:00) is refused here rather than failing the store query."""
+    if not text.strip():
         return None
-    if value.endswith(("Z", "z")):
-        value = value[:-1] + "+00:00"
     try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        raise UsageError(f"{name} {text!r}: expected an ISO 8601 time such as "
-                         "2026-03-31T23:59") from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+        return parse_utc(text)
+    except ValueError as error:
+        raise UsageError(f"{name} {_shown(text)}: {error}") from None
+
+
+def _shown(text: str) -> str:
+    """`text` quoted for an error message, cut to `SHOWN` characters (a query string can
+    be long)."""
+    return repr(text if len(text) <= SHOWN else text[:SHOWN] + "...")
 
 
 @dataclass(frozen=True, slots=True)

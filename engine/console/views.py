@@ -10,6 +10,7 @@ import os
 from datetime import datetime, timezone
 from importlib import resources
 from typing import Any
+from urllib.parse import quote
 
 from jinja2 import DictLoader, Environment, StrictUndefined
 from markupsafe import Markup
@@ -54,6 +55,13 @@ def shown_path(file: str, base: str) -> str:
     return file if relative.startswith("..") else relative
 
 
+def segment(value: str) -> str:
+    """`value` as one URL path segment: every reserved character percent-encoded, `/`
+    included. Jinja's `urlencode` keeps `/`, so a record id `x/../other` would make a link
+    the browser resolves to record `other`."""
+    return quote(value, safe="")
+
+
 def heat(count: int, peak: int) -> str:
     """A class from `heat-0` (none) to `heat-4` (the largest cell) for a confusion cell."""
     if count <= 0 or peak <= 0:
@@ -66,7 +74,7 @@ def environment() -> Environment:
                  for name, data in _read_folder("templates", (".html",)).items()}
     env = Environment(loader=DictLoader(templates), autoescape=True, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True)
-    env.filters.update(when=when, percent=percent, score=score)
+    env.filters.update(when=when, percent=percent, score=score, segment=segment)
     env.globals.update(heat=heat, shown_path=shown_path, trusted_svg=_trusted_svg)
     return env
 

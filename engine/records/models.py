@@ -37,6 +37,19 @@ def as_utc(value: datetime) -> datetime:
     return value
 
 
+def parse_utc(text: str) -> datetime:
+    """An ISO 8601 time read by the lifecycle's time rule (`as_utc`: naive means UTC), with a
+    trailing `Z` read on Python 3.10 too. ValueError saying what is wrong with it."""
+    value = text.strip()
+    if value.endswith(("Z", "z")):  # fromisoformat on Python 3.10 does not read "Z"
+        value = value[:-1] + "+00:00"
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise ValueError("expected an ISO 8601 time such as 2026-03-31T23:59:00Z") from None
+    return as_utc(moment)
+
+
 def _utc_or_none(value: datetime | None) -> datetime | None:
     return None if value is None else as_utc(value)
 

@@ -158,7 +158,8 @@ def test_bad_input_gets_a_message_not_a_traceback(
         (("show", "h-unknown", "--store", path), 1, "No handoff record found with id 'h-unknown'."),
         (("list", "--store", garbage), 1, f"{garbage}: not a SQLite database"),
         (("import", bad_import, "--store", path), 1, "record #1 is invalid, nothing imported"),
-        (("list", "--store", path, "--since", "yesterday"), 2, "not an ISO 8601 time"),
+        (("list", "--store", path, "--since", "yesterday"), 2,
+         "'yesterday': expected an ISO 8601 time"),
     ]
     for args, code, message in cases:
         done = handoff(*args)

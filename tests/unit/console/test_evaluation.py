@@ -1,18 +1,23 @@
-"""The eval page's work: size-capped uploads and the report's shape."""
+"""The eval page's work: size-capped uploads, the report's shape, and a corpus with no rows
+refused as `handoff eval` refuses it."""
 
 from __future__ import annotations
 
 import asyncio
+import html
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from starlette.testclient import TestClient
 
 from engine.console import evaluation
 from engine.console.evaluation import UploadTooLarge, run_eval, save_upload
+from engine.errors import UsageError
 from engine.loading.loader import load_config
 from engine.routing.router import Router
+from engine.runtime.engine import Engine
 
 from .conftest import BANKING
 
@@ -58,3 +63,24 @@ def test_bad_rows_are_reported_not_raised(tmp_path: Path) -> None:
     view = run_eval(Router(load_config(BANKING)), corpus, label="c")
     assert view.bad_count == 2
     assert view.bad_rows[0].startswith("line 3: corpus-unknown-agent:")
+
+
+def test_a_corpus_without_rows_is_refused_like_the_cli(tmp_path: Path) -> None:
+    corpus = tmp_path / "empty.jsonl"
+    corpus.write_bytes(b"")
+    with pytest.raises(UsageError, match=r"^empty: no rows to evaluate$"):
+        run_eval(Router(load_config(BANKING)), corpus, label="empty")
+
+
+def test_an_empty_upload_is_a_400_saying_there_are_no_rows() -> None:
+    from engine.console.app import build_app
+
+    with Engine(BANKING, sweep_interval_s=None) as engine, \
+            TestClient(build_app(engine, watch=None)) as client:
+        answer = client.post("/eval/upload", content=b"",
+                             headers={"x-corpus-name": "empty.jsonl"})
+    assert answer.status_code == 400
+    found = re.search(r'id="eval-error">([^<]*)<', answer.text)
+    assert found is not None
+    assert html.unescape(found.group(1)) == "uploaded: empty.jsonl: no rows to evaluate"
+    assert 'id="accuracy"' not in answer.text
