@@ -62,5 +62,6 @@ def route(router: Router, form: Form) -> Explanation:
         context=parse_context(_lines(form.context)),
         priority=priority,
     )
-    check_request(router.snapshot, request)
-    return explain_turn(router, [request], history=parse_hops(_lines(form.hops)))
+    history = parse_hops(_lines(form.hops))
+    check_request(router.snapshot, request, history)
+    return explain_turn(router, [request], history=history)

@@ -46,6 +46,7 @@ def test_context_tool_priority_and_hops_are_read(router: Router) -> None:
     ({"priority": "high"}, "expected a whole number"),
     ({"context": "tier"}, "expected KEY=VALUE"),
     ({"hops": "concierge"}, "expected FROM:TO"),
+    ({"hops": "concierge:nobody"}, "--hop 'concierge:nobody': unknown agent 'nobody'"),
     ({"text": "x" * (MAX_TEXT + 1)}, "longer than"),
 ])
 def test_bad_fields_are_named(router: Router, fields: dict[str, str], message: str) -> None:
