@@ -16,6 +16,7 @@ from engine.records.models import HandoffRecord, HandoffStatus, parse_utc
 from engine.records.store import RecordQuery, Store
 from engine.redaction import Redactor
 from engine.runtime.session import SESSION_KEY
+from engine.stores.locations import sqlite_path
 from engine.stores.sqlite import SQLiteStore
 
 PAGE_SIZE = 50
@@ -33,10 +34,9 @@ without redaction. Secret-looking values are hidden as the serving config says."
 
 def open_store(location: str) -> Store:
     """The store at `location` (a SQLite file path or a `sqlite:///path` URL), read-only."""
-    path = location.removeprefix("sqlite://") if location.startswith("sqlite:///") else location
-    if "://" in path:
+    if "://" in location and not location.startswith("sqlite:///"):
         raise UsageError(f"--store {location!r}: expected a SQLite store file or sqlite:/// URL")
-    return SQLiteStore(Path(path), readonly=True, create=False)
+    return SQLiteStore(Path(sqlite_path(location)), readonly=True, create=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.errors import StoreError
+from engine.errors import StoreError, UsageError
 from engine.records.store import Store
 from engine.stores.postgres_options import PostgresOptions, is_postgres_url
 from engine.stores.sqlite import SQLiteStore
@@ -17,7 +17,8 @@ INSTALL_HINT = "PostgreSQL support is not installed: pip install 'handoff-engine
 
 
 def open_store(location: str | Path, *, readonly: bool = False, create: bool = True) -> Store:
-    """A `PostgresStore` for a postgresql:// (or postgres://) URL, else a `SQLiteStore` file.
+    """A `PostgresStore` for a postgresql:// (or postgres://) URL, else a `SQLiteStore` file,
+    named by its path or a `sqlite:///path` URL. Another URL is a UsageError.
 
     `readonly` opens for reading only; `create=False` refuses to create a missing store.
     """
@@ -28,4 +29,17 @@ def open_store(location: str | Path, *, readonly: bool = False, create: bool = T
         except ImportError as error:
             raise StoreError(options.location, INSTALL_HINT) from error
         return PostgresStore(options, readonly=readonly, create=create)
-    return SQLiteStore(location, readonly=readonly, create=create)
+    return SQLiteStore(sqlite_path(location), readonly=readonly, create=create)
+
+
+def sqlite_path(location: str | Path) -> str | Path:
+    """The file a SQLite location names: `sqlite:///tmp/x.db` is `/tmp/x.db`; a path is itself.
+    UsageError for a URL of another kind (a path holds no `://`)."""
+    if not isinstance(location, str):
+        return location
+    if location.startswith("sqlite:///"):
+        return location.removeprefix("sqlite://")
+    if "://" in location:
+        raise UsageError(f"{location!r}: not a store: expected a SQLite file path, a "
+                         "sqlite:///path URL or a postgresql:// URL")
+    return location

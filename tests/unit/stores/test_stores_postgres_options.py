@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -81,6 +82,14 @@ def test_open_store_tells_urls_from_files(tmp_path: Path) -> None:
     store.close()
     with pytest.raises(UsageError, match="pool_size"):
         open_store("postgresql://db/x?pool_size=none")  # refused before connecting
+
+
+def test_a_sqlite_url_names_its_file_and_another_url_is_refused(tmp_path: Path) -> None:
+    with closing(open_store(f"sqlite://{tmp_path / 'records.db'}")) as store:
+        assert isinstance(store, SQLiteStore)
+    assert (tmp_path / "records.db").is_file()
+    with pytest.raises(UsageError, match=r"'mysql://db/x': not a store: expected a SQLite file"):
+        open_store("mysql://db/x")
 
 
 def test_a_postgres_url_without_the_extra_says_what_to_install() -> None:
