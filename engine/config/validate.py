@@ -57,6 +57,11 @@ def _translate(document: Document, error: ValidationError) -> Iterator[Issue]:
         yield from _unknown_keys(document, error, path)
         return
     if error.validator in ("anyOf", "oneOf") and error.context:
+        inside = _errors_of_its_kind(error)
+        if inside:  # an array where an array is one choice: what is wrong inside it
+            for inner in inside:
+                yield from _translate(document, inner)
+            return
         message = f"{_short(error.instance)} is not valid here: expected {_alternatives(error)}"
         yield issue(document.file, document.locate(path), json_path(path), "schema", message)
         return
@@ -127,6 +132,27 @@ def _dependent_message(error: ValidationError, path: tuple[Any, ...]) -> str:
     if error.validator == "const" and path:
         return f"{trigger!r} is only allowed when {path[-1]!s} is {error.validator_value!r}"
     return f"{trigger!r} needs more: {error.message}"
+
+
+def _errors_of_its_kind(error: ValidationError) -> list[ValidationError]:
+    """When exactly one branch of an anyOf/oneOf takes values of the instance's JSON type (an
+    array where the choice is `'*'` or an array), that branch's own errors: a duplicate item
+    or a wrong item is then named, not "expected '*' or an array" of an array. Else []."""
+    branches = error.validator_value if isinstance(error.validator_value, list) else []
+    kinds = [branch.get("type") if isinstance(branch, dict) and "const" not in branch else None
+             for branch in branches]
+    from jsonschema import Draft202012Validator  # the bundled schemas' draft
+
+    checker = Draft202012Validator.TYPE_CHECKER
+    same = [index for index, kind in enumerate(kinds) if kind is not None and any(
+        checker.is_type(error.instance, name) for name in _names(kind))]
+    if len(same) != 1:
+        return []
+    return [inner for inner in error.context if inner.relative_schema_path[0] == same[0]]
+
+
+def _names(kind: Any) -> list[str]:
+    return [kind] if isinstance(kind, str) else [name for name in kind if isinstance(name, str)]
 
 
 def _alternatives(error: ValidationError) -> str:

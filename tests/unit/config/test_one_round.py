@@ -96,7 +96,7 @@ def test_checks_that_read_a_broken_normalization_wait_for_it(write_files: Write)
         root = config_set(write_files, agents, engine=engine)
         (root / "capabilities.yaml").write_text(capabilities, "utf-8")
         codes = [code for code, _file in found(root)]
-        assert codes in (["schema"], ["unknown-key"]), codes
+        assert codes in (["enum"], ["unknown-key"]), codes  # the misspelt stemmer, or key
     root = config_set(write_files, agents)
     (root / "capabilities.yaml").write_text(capabilities, "utf-8")
     assert found(root) == [("empty-keyword", "capabilities.yaml")]

@@ -66,6 +66,12 @@ def test_any_of_errors_name_the_alternatives() -> None:
     assert messages("name: a\npeers: b\n") == ["'b' is not valid here: expected '*' or an array"]
 
 
+def test_an_array_where_an_array_is_a_choice_is_judged_as_an_array() -> None:
+    """`peers` is `'*'` or an array: an array's own fault is named, not "expected an array"."""
+    assert messages("name: a\npeers: [b, b]\n") == ["['b', 'b'] has non-unique elements"]
+    assert messages("name: a\npeers: [b, 5]\n") == ["5 is not of type 'string'"]
+
+
 def test_property_name_errors_point_at_the_key() -> None:
     found = check("capabilities:\n  ok: {}\n  9bad: {}\n", "capabilities.schema.json")
     assert found == [("schema", 3, 3, "$.capabilities['9bad']")]
