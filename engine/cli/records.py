@@ -164,7 +164,7 @@ def _read(path: Path, args: argparse.Namespace) -> Iterator[HandoffRecord]:
     """The records of the export at `path`; errors name `args.source`, as the user gave it."""
     name = "<stdin>" if str(args.source) == "-" else str(args.source)
     try:
-        source = path.open(encoding="utf-8")
+        source = path.open(encoding="utf-8-sig")  # a byte order mark (Windows tools) is read past
     except OSError as error:
         raise UsageError(f"cannot read {name}: {error.strerror or error}") from error
     with source:

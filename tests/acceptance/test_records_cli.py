@@ -141,6 +141,10 @@ def test_import_reads_an_export_from_a_pipe_or_standard_input(
         input=dump[: len(dump) // 2], capture_output=True, text=True, timeout=HANG_S, check=False)
     assert broken.returncode == 1 and "<stdin>" in broken.stderr, broken.stderr
     assert not (tmp_path / "never.db").exists()
+    marked = tmp_path / "bom.jsonl"  # as Windows tools save UTF-8: a byte order mark first
+    marked.write_text("\ufeff" + dump, encoding="utf-8")
+    done = handoff("import", marked, "--store", tmp_path / "bom.db")
+    assert done.returncode == 0 and done.stdout.startswith("imported 3,"), done.stderr
 
 
 @pytest.mark.slow
