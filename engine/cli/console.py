@@ -39,6 +39,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="largest corpus the eval page accepts by upload (default: 8)")
 
 
+MAX_UPLOAD_MB = 1024 * 1024
+"""The largest --max-upload-mb taken (a terabyte: in effect no limit, but a finite number)."""
+
+
 def _listen(host: str, port: int) -> socket.socket:
     """A bound, listening socket (IPv4 or IPv6 as the host says)."""
     try:
@@ -66,8 +70,8 @@ def _serve(server: Any, sock: socket.socket) -> None:
 def _check(args: argparse.Namespace) -> None:
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port}: must be between 0 and 65535")
-    if not args.max_upload_mb > 0:
-        raise UsageError("--max-upload-mb must be > 0")
+    if not 0 < args.max_upload_mb <= MAX_UPLOAD_MB:
+        raise UsageError(f"--max-upload-mb must be > 0 and at most {MAX_UPLOAD_MB}")
 
 
 def execute(args: argparse.Namespace) -> int:

@@ -214,6 +214,9 @@ def test_bad_config_store_and_arguments(tmp_path: Path, config: Path) -> None:
     assert done.returncode == 2 and "--port 70000" in done.stderr
     done = _console(str(config), "--store", "postgresql://db/records")
     assert done.returncode == 2 and "expected a SQLite store file" in done.stderr
+    for size in ("inf", "nan", "0"):
+        done = _console(str(config), "--max-upload-mb", size)
+        assert done.returncode == 2 and "--max-upload-mb must be > 0 and at most" in done.stderr
 
 
 def test_without_the_console_extra_it_says_what_to_install(config: Path) -> None:
