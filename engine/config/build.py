@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.config.agent_runtime import fold_runtime_fields
 from engine.config.codes import issue
@@ -146,10 +146,17 @@ def _add_capabilities(sets: _Sets, documents: Iterable[Document]) -> None:
             sets.locator.capabilities[name] = document
 
 
-RuleMemo = dict[int, tuple[Document, dict[int, RuleSpec]]]
-"""id(routing document) -> (that document, its rules by index): a routing file that did not
-change (the same cached document) gives the very same rule models, which later stages can
-then recognise by identity instead of comparing them."""
+class BuiltRules(NamedTuple):
+    """A routing document and the rules built from it, by index."""
+
+    document: Document
+    rules: dict[int, RuleSpec]
+
+
+RuleMemo = dict[int, BuiltRules]
+"""id(routing document) -> its `BuiltRules` (a hit is checked to be that very document): a
+routing file that did not change (the same cached document) gives the very same rule models,
+which later stages can then recognise by identity instead of comparing them."""
 
 
 def _add_routing(sets: _Sets, documents: Iterable[Document], memo: RuleMemo | None) -> None:
@@ -158,9 +165,9 @@ def _add_routing(sets: _Sets, documents: Iterable[Document], memo: RuleMemo | No
         memo.clear()  # keeps only the documents of this build
     for document in documents:
         kept = last.get(id(document))
-        built = kept[1] if kept is not None and kept[0] is document else {}
+        built = kept.rules if kept is not None and kept.document is document else {}
         if memo is not None:
-            memo[id(document)] = (document, built)
+            memo[id(document)] = BuiltRules(document, built)
         for index, data in enumerate(document.data.get("rules", ())):
             rule_id = data["id"]
             if rule_id in sets.locator.rules:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.config.build import Locator
 from engine.config.members import Member
@@ -105,15 +106,36 @@ def _entry(link: _Link) -> list[Issue]:
     return []
 
 
+class _Names(NamedTuple):
+    """What an agent's references may name: a link of an agent holds while these stay equal."""
+
+    agents: frozenset[str]
+    capabilities: frozenset[str]
+    gaps: Gaps
+    entry: str
+
+
+class _Linked(NamedTuple):
+    """One agent of the last build (kept to compare by identity) and the issues it linked to."""
+
+    agent: AgentSpec
+    issues: list[Issue]
+
+
+class _LastLink(NamedTuple):
+    names: _Names
+    agents: dict[int, _Linked]
+    """By the agent model's `id`: a hit is checked to be the very same object."""
+
+
 @dataclass(slots=True)
 class LinkMemo:
     """The last build's issues of each agent, reused for an agent whose model is the very same
     object (its file did not change) while every name it may refer to is unchanged: at 10,000
     agents a one-file reload then links one agent, not all of them."""
 
-    last: tuple[object, dict[int, tuple[AgentSpec, list[Issue]]]] | None = None
-    """(what names can be referred to, agent id -> (agent, its issues)); one reference, so a
-    concurrent build never sees half of an update."""
+    last: _LastLink | None = None
+    """One reference, so a concurrent build never sees half of an update."""
 
 
 def _agent(link: _Link, name: str, agent: AgentSpec) -> list[Issue]:
@@ -134,19 +156,20 @@ def _agent(link: _Link, name: str, agent: AgentSpec) -> list[Issue]:
 
 def _agents(link: _Link, memo: LinkMemo | None) -> list[Issue]:
     config = link.config
-    names = (frozenset(config.agents), frozenset(config.capabilities), link.gaps,
-             config.engine.entry)
+    names = _Names(frozenset(config.agents), frozenset(config.capabilities), link.gaps,
+                   config.engine.entry)
     last = memo.last if memo is not None else None
-    known = last[1] if last is not None and last[0] == names else {}
+    known = last.agents if last is not None and last.names == names else {}
     issues: list[Issue] = []
-    fresh: dict[int, tuple[AgentSpec, list[Issue]]] = {}
+    fresh: dict[int, _Linked] = {}
     for name, agent in config.agents.items():
         hit = known.get(id(agent))
-        found = hit[1] if hit is not None and hit[0] is agent else _agent(link, name, agent)
-        fresh[id(agent)] = (agent, found)
+        found = hit.issues if hit is not None and hit.agent is agent else _agent(
+            link, name, agent)
+        fresh[id(agent)] = _Linked(agent, found)
         issues += found
     if memo is not None:
-        memo.last = (names, fresh)
+        memo.last = _LastLink(names, fresh)
     return issues + _triggers(config, link.locator)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.config.build import LEGACY_TRIGGER, Locator
 from engine.config.codes import issue
@@ -87,12 +88,20 @@ def _first_places(pairs: Iterable[tuple[str, Place]]) -> dict[str, Place]:
     return firsts
 
 
+class _Names(NamedTuple):
+    """Every name of a set that must not read like another, in declaration order."""
+
+    agents: tuple[str, ...]
+    triggers: tuple[str | None, ...]
+    capabilities: tuple[str, ...]
+
+
 @dataclass(slots=True)
 class NameMemo:
     """The names of the last build of a set in which no name read like another: while the
     names stay the same, none does (a reload at 10,000 agents skips 20,000 skeletons)."""
 
-    clean: tuple[object, ...] | None = None
+    clean: _Names | None = None
 
 
 def lookalike_names(
@@ -101,7 +110,7 @@ def lookalike_names(
     """`lookalike-name` at each name that reads like an earlier, different one of its kind;
     `memo` carries the last clean names between builds of the same set."""
     triggers = tuple(agent.handoff.trigger for agent in config.agents.values())
-    names = (tuple(config.agents), triggers, tuple(config.capabilities))
+    names = _Names(tuple(config.agents), triggers, tuple(config.capabilities))
     if memo is not None and memo.clean == names:
         return []
     kinds: list[tuple[str, Iterable[str | None], Places]] = [

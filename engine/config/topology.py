@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.config.build import Locator
 from engine.config.models import ANYONE, ConfigSet, RuleSpec
@@ -44,13 +45,22 @@ def _reachable(edges: dict[str, list[str]], entry: str) -> set[str]:
     return seen
 
 
+class _Graph(NamedTuple):
+    """A build's handoff graph and the facts it was drawn from."""
+
+    facts: tuple[str, tuple[tuple[str, bool, tuple[str, ...], tuple[str, ...]], ...]]
+    """The entry, and each agent's name, enabled, peers and accepted senders."""
+    edges: dict[str, list[str]]
+    reached: set[str]
+
+
 @dataclass(slots=True)
 class TopologyMemo:
     """The last build's handoff graph, reused while every agent's policy facts (name, enabled,
     peers, accepts) and the entry are unchanged: a one-file edit that leaves them alone does
     not walk 10,000 agents' edges again."""
 
-    last: tuple[object, dict[str, list[str]], set[str]] | None = None
+    last: _Graph | None = None
 
 
 def _graph(
@@ -61,12 +71,12 @@ def _graph(
         for agent in config.agents.values()
     ))
     last = memo.last if memo is not None else None
-    if last is not None and last[0] == facts:
-        return last[1], last[2]
+    if last is not None and last.facts == facts:
+        return last.edges, last.reached
     edges = handoff_edges(config)
     reached = _reachable(edges, config.engine.entry)
     if memo is not None:
-        memo.last = (facts, edges, reached)
+        memo.last = _Graph(facts, edges, reached)
     return edges, reached
 
 

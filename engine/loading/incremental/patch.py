@@ -15,7 +15,7 @@ from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from engine.config.build import Locator
 from engine.config.link import agent_links
@@ -37,11 +37,27 @@ class Base:
     snapshot: Snapshot
 
 
-def set_facts(agent: AgentSpec) -> tuple[Any, ...]:
-    """What the rest of the set reads from an agent (see the module's docstring)."""
+class SetFacts(NamedTuple):
+    """What the rest of the set reads from an agent (see the module's docstring): an agent
+    edit that keeps these equal is patched into the last build."""
+
+    name: str
+    enabled: bool
+    terminal: bool
+    peers: tuple[str, ...]
+    accepts_from: tuple[str, ...]
+    trigger: str | None
+    is_entry_point: bool
+    capabilities: tuple[str, ...]
+    examples: tuple[str, ...]
+
+
+def set_facts(agent: AgentSpec) -> SetFacts:
+    """`agent`'s `SetFacts`."""
     handoff = agent.handoff
-    return (agent.name, agent.enabled, agent.terminal, agent.peers, agent.accepts.from_agents,
-            handoff.trigger, handoff.is_entry_point, agent.capabilities, agent.examples)
+    return SetFacts(agent.name, agent.enabled, agent.terminal, agent.peers,
+                    agent.accepts.from_agents, handoff.trigger, handoff.is_entry_point,
+                    agent.capabilities, agent.examples)
 
 
 def _replaced(base: Base, listing: int, members: list[Member]) -> dict[str, Member] | None:
