@@ -19,7 +19,7 @@ from engine.config.heap import collector_paused
 from engine.errors import ConfigError
 from engine.issues import Issue
 from engine.loading.incremental.loader import load_again
-from engine.loading.incremental.look import Digests, Look, look, look_again
+from engine.loading.incremental.look import Look, Looks
 from engine.loading.incremental.memory import ReloadMemory
 from engine.routing.snapshot import Snapshot
 from engine.runtime.hooks import Event, Hooks
@@ -105,13 +105,11 @@ class Reloader:
         self._lock = threading.Lock()
         self._generation = 0  # builds started; a build older than the last applied one loses
         self._applied_generation = 0
-        self._digests: Digests = {}
-        self._look: Look | None = None
-        self._looking = threading.Lock()
-        seen = self._scan()
+        self._looks = Looks(self.path, self._memory)
+        seen = self._looks.take()
         with collector_paused(freeze=True):
             self._current = self._loaded(seen).warm()
-        before, after = seen.state(), self._scan().state()
+        before, after = seen.state(), self._looks.take().state()
         self._folders = after.folders
         unstable = after.stats != before.stats
         self._last_fingerprint = "changed-during-build" if unstable else before.content
@@ -160,7 +158,7 @@ class Reloader:
         changed: Collection[str] | None,
     ) -> _Candidate | None:
         deadline = time.monotonic() + max(MAX_SETTLE_WAIT_S, 4 * settle_s)
-        seen = self._scan(changed)
+        seen = self._looks.take(changed)
         state = seen.state()
         for loads in itertools.count(1):
             self._folders = state.folders
@@ -170,7 +168,7 @@ class Reloader:
             bound = deadline if loads >= MIN_LOADS else math.inf  # a wait is at most settle_s
             if not wait_quiet(state, settle_s, deadline=bound):
                 break
-            seen = self._scan(changed)
+            seen = self._looks.take(changed)
             again = seen.state()
             if again.stats == state.stats:
                 duration = time.perf_counter() - started
@@ -181,17 +179,6 @@ class Reloader:
         log.info("config %s: files still changing; still serving %s", self.path,
                  self._current.version)
         return None
-
-    def _scan(self, changed: Collection[str] | None = None) -> Look:
-        """One look at the set: at the `changed` files only when that is enough (see
-        `look_again`), else at every file."""
-        with self._looking:  # one look at a time: the kept look is always the latest
-            last = self._look
-            seen = None if last is None or changed is None else look_again(last, changed)
-            if seen is None:
-                seen = look(self.path, digests=self._digests, memory=self._memory, last=last)
-            self._look = seen
-            return seen
 
     def _loaded(self, seen: Look) -> Snapshot:
         """The set loaded by the given loader, or again with the memory and the look `seen`."""
@@ -222,8 +209,7 @@ class Reloader:
 
     def _forget(self) -> None:
         self._memory.clear()
-        with self._looking:
-            self._look, self._digests = None, {}
+        self._looks.forget()
 
     def failed(self, error: Exception) -> ReloadResult:
         """Report a reload that raised outside its build (a watcher calls this, then goes on

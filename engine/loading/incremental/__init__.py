@@ -4,5 +4,6 @@ the pipeline's stages on that look, redoing only what changed, and gives what a 
 the same files gives (`engine.loading.pipeline.load_set`, which keeps nothing).
 
 Modules: `keys` (what results are kept by), `memory` (the one record that keeps them), `look`
-(the files as a reload sees them), `patch` (a rebuild that only replaced agents), `loader`.
+(the files as a reload sees them, and `Looks`, the latest look and file digests a reloader
+keeps), `patch` (a rebuild that only replaced agents), `loader`.
 """

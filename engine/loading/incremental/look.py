@@ -12,7 +12,8 @@ import hashlib
 import os
 import stat
 import struct
-from collections.abc import Iterable
+import threading
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -163,6 +164,34 @@ def look(
     stats: list[tuple[int, ...] | None] = [None if key is _GONE else key for key in keys]
     files = last.files if last is not None and last.names == names else _Names.of(names)
     return Look(files, stats, packed, contents, max(changed, 0) / 1e9, shared, listing)
+
+
+class Looks:
+    """The looks a reloader takes at one set over time: the latest look, and each file's stat
+    key and digest, so that a look reads only the files that changed. One look at a time, so
+    the look kept is always the latest."""
+
+    def __init__(self, path: Path, memory: ReloadMemory) -> None:
+        self._path, self._memory = path, memory
+        self._digests: Digests = {}
+        self._last: Look | None = None
+        self._lock = threading.Lock()
+
+    def take(self, changed: Collection[str] | None = None) -> Look:
+        """A look at the set: at the `changed` files only when that is enough (see
+        `look_again`), else at every file."""
+        with self._lock:
+            last = self._last
+            seen = None if last is None or changed is None else look_again(last, changed)
+            if seen is None:
+                seen = look(self._path, digests=self._digests, memory=self._memory, last=last)
+            self._last = seen
+            return seen
+
+    def forget(self) -> None:
+        """Keep nothing: the next look reads every file."""
+        with self._lock:
+            self._last, self._digests = None, {}
 
 
 def _listed(

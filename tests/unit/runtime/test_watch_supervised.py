@@ -14,7 +14,7 @@ import pytest
 
 from engine.config import listing, members
 from engine.loading import pipeline
-from engine.loading.incremental import loader
+from engine.loading.incremental import loader, look
 from engine.loading.loader import load_config
 from engine.runtime import reload
 from engine.runtime.engine import Engine
@@ -60,7 +60,7 @@ def _edit_root(folder: ConfigFolder, target: str, text: str) -> None:
 
 STAGES: dict[str, tuple[Any, tuple[str, ...], Callable[..., None]]] = {
     # stage: (module, names replaced by the failing stand-in, the edit that reaches the stage)
-    "look": (reload, ("look", "look_again"), _edit_set),
+    "look": (look, ("look", "look_again"), _edit_set),
     "read": (loader, ("read_source",), _edit_set),
     "parse": (members, ("parse_text",), _edit_set),
     "validate": (members, ("validate_document",), _edit_set),
