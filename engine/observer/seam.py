@@ -25,6 +25,9 @@ log = logging.getLogger("engine.observability")
 
 Carrier = Mapping[str, str]
 """A trace context a pump message carries from hop to hop (W3C `traceparent` and friends)."""
+Call = Callable[..., Any]
+"""An observer's bound method, as `Observers` keeps it."""
+
 
 class Observer:
     """Told about every handoff, lifecycle move, reload and pump message. Subclass it and
@@ -167,8 +170,6 @@ class Observers(Observer):
             except Exception:
                 log.exception("observer %r failed in %s", observer, name)
 
-
-Call = Callable[..., Any]
 
 _CALLS = ("attach", "record_moved", "pump_started", "message_sent")
 """Events told once."""
