@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from engine.cli.terminal import json_safe, printable
+from engine.config.document import STDIN
 from engine.errors import UsageError
 from engine.lifecycle.transfer import FORMATS, dump, iter_records, read_records
 from engine.records.models import HandoffRecord, HandoffStatus, parse_utc
@@ -60,8 +61,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     export.add_argument("--output", "-o", type=Path, help="write here instead of stdout")
 
     load_ = actions.add_parser("import", parents=[common], help="add records from an export")
-    load_.add_argument("source", type=Path,
-                       help="a JSON or JSON Lines export, or - for standard input")
+    load_.add_argument("source", help="a JSON or JSON Lines export, or - for standard input "
+                                       "(./- for a file of that name)")
     load_.add_argument("--format", choices=FORMATS, help="default: guessed from the content")
     load_.add_argument("--replace", action="store_true",
                        help="overwrite records the store already holds (default: keep them)")
@@ -125,11 +126,13 @@ def _import(args: argparse.Namespace) -> int:
 
 
 @contextmanager
-def _rereadable(source: Path) -> Iterator[Path]:
-    """`source` itself when it is a regular file; else (`-`, a pipe, a device) a temporary
-    copy of what it holds, removed afterwards."""
-    if str(source) != "-" and _regular(source):
-        yield source
+def _rereadable(source: str) -> Iterator[Path]:
+    """The export `source` names (the argument as given: `-` is standard input, `./-` a file)
+    as a file to read twice: itself when it is a regular file, else (standard input, a pipe,
+    a device) a temporary copy of what it holds, removed afterwards. A pipe that held nothing
+    is a UsageError: the command feeding it most likely failed."""
+    if source != STDIN and _regular(Path(source)):
+        yield Path(source)
         return
     with tempfile.TemporaryDirectory(prefix="handoff-import-") as folder:
         copy = Path(folder) / "export"
@@ -137,7 +140,11 @@ def _rereadable(source: Path) -> Iterator[Path]:
             with _opened_binary(source) as stream, copy.open("wb") as out:
                 shutil.copyfileobj(stream, out)
         except OSError as error:
-            raise UsageError(f"cannot read {source}: {error.strerror or error}") from error
+            raise UsageError(f"cannot read {_shown(source)}: {error.strerror or error}"
+                             ) from error
+        if copy.stat().st_size == 0:
+            raise UsageError(f"{_shown(source)} held nothing to import (did the command "
+                             "feeding it fail?)")
         yield copy
 
 
@@ -151,18 +158,24 @@ def _regular(path: Path) -> bool:
 
 
 @contextmanager
-def _opened_binary(source: Path) -> Iterator[BinaryIO]:
-    """Standard input for `-` (left open), else `source` opened for reading."""
-    if str(source) == "-":
+def _opened_binary(source: str) -> Iterator[BinaryIO]:
+    """Standard input for `-` (left open), else the file `source` opened for reading."""
+    if source == STDIN:
+        if sys.stdin is None:  # started with its standard input closed
+            raise UsageError("- names the standard input, and it is closed")
         yield sys.stdin.buffer
         return
-    with source.open("rb") as stream:
+    with open(source, "rb") as stream:
         yield stream
+
+
+def _shown(source: str) -> str:
+    return "<stdin>" if source == STDIN else source
 
 
 def _read(path: Path, args: argparse.Namespace) -> Iterator[HandoffRecord]:
     """The records of the export at `path`; errors name `args.source`, as the user gave it."""
-    name = "<stdin>" if str(args.source) == "-" else str(args.source)
+    name = _shown(args.source)
     try:
         source = path.open(encoding="utf-8-sig")  # a byte order mark (Windows tools) is read past
     except OSError as error:

@@ -141,6 +141,17 @@ def test_import_reads_an_export_from_a_pipe_or_standard_input(
         input=dump[: len(dump) // 2], capture_output=True, text=True, timeout=HANG_S, check=False)
     assert broken.returncode == 1 and "<stdin>" in broken.stderr, broken.stderr
     assert not (tmp_path / "never.db").exists()
+    empty = subprocess.run(  # what a pipe holds when the command feeding it failed
+        [sys.executable, "-m", "engine", "records", "import", "-", "--store",
+         str(tmp_path / "never.db")],
+        input="", capture_output=True, text=True, timeout=HANG_S, check=False)
+    assert empty.returncode == 2 and "<stdin> held nothing to import" in empty.stderr
+    assert not (tmp_path / "never.db").exists()
+    (tmp_path / "-").write_text(dump, encoding="utf-8")  # a file named "-" is ./-
+    named = subprocess.run(
+        [sys.executable, "-m", "engine", "records", "import", "./-", "--store", "dash.db"],
+        input="", capture_output=True, text=True, timeout=HANG_S, check=False, cwd=tmp_path)
+    assert named.returncode == 0 and named.stdout.startswith("imported 3,"), named.stderr
     marked = tmp_path / "bom.jsonl"  # as Windows tools save UTF-8: a byte order mark first
     marked.write_text("\ufeff" + dump, encoding="utf-8")
     done = handoff("import", marked, "--store", tmp_path / "bom.db")
