@@ -18,6 +18,10 @@ DEFAULT_SCHEMA = "handoff"
 _SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,54}")  # the channel "handoff:<schema>" fits 63
 _OPTIONS = ("schema", "pool_size", "statement_timeout_s", "connect_timeout_s")
 _PASSWORD = re.compile(r"(//[^/@:]*:)[^@/]*@")
+_UNREADABLE = (("out of range", "the port is out of range 0-65535"),
+               ("could not be cast", "the port is not a number"),
+               ("IPv6", "a '[' without its ']'"))
+"""Words of urllib's ValueError -> what to say instead (its message may quote a password)."""
 
 
 def is_postgres_url(text: str) -> bool:
@@ -129,13 +133,26 @@ def _timeout(value: Any) -> float | None:
 
 def _split(url: str) -> SplitResult:
     """`url` in parts; a URL urllib cannot read (a port out of range or not a number, an
-    unclosed `[`) is a UsageError saying why."""
+    unclosed `[`) is a UsageError saying why. Neither urllib's message nor what may hold a
+    password is shown: a password with no host after it reads as a port, and one with an
+    unescaped `/` in it as a path, so all before the last `@` (else before the path) is hidden."""
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 (read to check: raises ValueError when out of range)
     except ValueError as error:
-        raise UsageError(f"not a valid PostgreSQL URL ({error}): {_redact(url)!r}") from None
+        why = next((reason for words, reason in _UNREADABLE if words in str(error)),
+                   "urllib cannot read it")
+        raise UsageError(f"not a valid PostgreSQL URL ({why}): {_hidden(url)!r}") from None
     return parts
+
+
+def _hidden(url: str) -> str:
+    """`url` with all before the last `@` hidden (else all before the path)."""
+    scheme, _, rest = url.partition("://")
+    if "@" in rest:
+        return f"{scheme}://...@{rest.rpartition('@')[2]}"
+    path = rest.find("/")
+    return f"{scheme}://..." + (rest[path:] if path >= 0 else "")
 
 
 def _redact(url: str) -> str:
