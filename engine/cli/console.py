@@ -29,7 +29,8 @@ INSTALL_HINT = "handoff console needs the console extra: pip install 'handoff-en
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", metavar="CONFIG", help="an engine.yaml or a folder holding one")
     parser.add_argument("--store", metavar="FILE",
-                        help="a SQLite record store (a path or sqlite:///path), opened read-only")
+                        help="a SQLite record store (a path, or sqlite:///PATH as SQLAlchemy "
+                             "reads it: sqlite:////abs.db is absolute), opened read-only")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, metavar="N",
                         help=f"port to listen on (default: {DEFAULT_PORT}; 0 picks a free one)")
     parser.add_argument("--host", metavar="H",

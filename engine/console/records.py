@@ -16,7 +16,7 @@ from engine.records.models import HandoffRecord, HandoffStatus, parse_utc
 from engine.records.store import RecordQuery, Store
 from engine.redaction import Redactor
 from engine.runtime.session import SESSION_KEY
-from engine.stores.locations import sqlite_path
+from engine.stores.locations import SQLITE_URL, sqlite_path
 from engine.stores.sqlite import SQLiteStore
 
 PAGE_SIZE = 50
@@ -34,7 +34,7 @@ without redaction. Secret-looking values are hidden as the serving config says."
 
 def open_store(location: str) -> Store:
     """The store at `location` (a SQLite file path or a `sqlite:///path` URL), read-only."""
-    if "://" in location and not location.startswith("sqlite:///"):
+    if "://" in location and location[:10].lower() != SQLITE_URL:
         raise UsageError(f"--store {location!r}: expected a SQLite store file or sqlite:/// URL")
     return SQLiteStore(Path(sqlite_path(location)), readonly=True, create=False)
 

@@ -13,6 +13,7 @@ from engine.records.store import Store
 from engine.stores.postgres_options import PostgresOptions, is_postgres_url
 from engine.stores.sqlite import SQLiteStore
 
+SQLITE_URL = "sqlite:///"
 INSTALL_HINT = "PostgreSQL support is not installed: pip install 'handoff-engine[postgres]'"
 
 
@@ -33,12 +34,14 @@ def open_store(location: str | Path, *, readonly: bool = False, create: bool = T
 
 
 def sqlite_path(location: str | Path) -> str | Path:
-    """The file a SQLite location names: `sqlite:///tmp/x.db` is `/tmp/x.db`; a path is itself.
+    """The file a SQLite location names. A path is itself; a URL is read as SQLAlchemy reads
+    one: what follows `sqlite:///` is the path, so `sqlite:///records.db` is relative and
+    `sqlite:////var/lib/records.db` absolute (`sqlite:///C:/data/records.db` on Windows).
     UsageError for a URL of another kind (a path holds no `://`)."""
     if not isinstance(location, str):
         return location
-    if location.startswith("sqlite:///"):
-        return location.removeprefix("sqlite://")
+    if location[:10].lower() == SQLITE_URL:
+        return location[len(SQLITE_URL):]
     if "://" in location:
         raise UsageError(f"{location!r}: not a store: expected a SQLite file path, a "
                          "sqlite:///path URL or a postgresql:// URL")

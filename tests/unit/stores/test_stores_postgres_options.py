@@ -12,6 +12,7 @@ import pytest
 
 from engine.errors import UsageError
 from engine.stores import SQLiteStore, open_store
+from engine.stores.locations import sqlite_path
 from engine.stores.postgres_options import PostgresOptions, is_postgres_url
 
 
@@ -88,10 +89,18 @@ def test_open_store_tells_urls_from_files(tmp_path: Path) -> None:
         open_store("postgresql://db/x?pool_size=none")  # refused before connecting
 
 
-def test_a_sqlite_url_names_its_file_and_another_url_is_refused(tmp_path: Path) -> None:
-    with closing(open_store(f"sqlite://{tmp_path / 'records.db'}")) as store:
-        assert isinstance(store, SQLiteStore)
-    assert (tmp_path / "records.db").is_file()
+def test_a_sqlite_url_names_its_file_as_sqlalchemy_reads_it_and_another_url_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What follows `sqlite:///` is the path: relative, or absolute with a fourth slash."""
+    monkeypatch.chdir(tmp_path)
+    absolute = tmp_path / "absolute.db"
+    for url in ("sqlite:///relative.db", f"sqlite:///{absolute}", "SQLite:///upper.db"):
+        with closing(open_store(url)) as store:
+            assert isinstance(store, SQLiteStore)
+    assert sorted(path.name for path in tmp_path.iterdir() if path.suffix == ".db") == [
+        "absolute.db", "relative.db", "upper.db"]
+    assert str(sqlite_path("sqlite:///C:/data/records.db")) == "C:/data/records.db"
     with pytest.raises(UsageError, match=r"'mysql://db/x': not a store: expected a SQLite file"):
         open_store("mysql://db/x")
 
