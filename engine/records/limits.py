@@ -38,6 +38,8 @@ def storable_problem(record: HandoffRecord, *, new: bool = True) -> tuple[str, s
     if not new:
         return None
     problem = _text_problem(record.record_id, RECORD_ID_MAX_CHARS, control=True)
+    if problem is None and record.record_id in (".", ".."):
+        problem = "is a dot segment: a URL path (the console's link to it) cannot name it"
     if problem is not None:
         return "record_id", problem
     for field in ("from_agent", "to_agent"):

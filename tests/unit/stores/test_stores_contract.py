@@ -313,6 +313,8 @@ OUT_OF_RANGE = [
     ({"record_id": "h\x00nul"}, "record_id: holds a control character (U+0000)"),
     ({"record_id": "h\x1b[2J"}, "record_id: holds a control character (U+001B)"),
     ({"record_id": "h\ud800"}, "record_id: holds a lone surrogate"),
+    ({"record_id": ".."}, "record_id: is a dot segment"),
+    ({"record_id": "."}, "record_id: is a dot segment: a URL path"),
     ({"version": 2**31 - 3}, "version: 2147483645 is outside 1 to 2147483644"),
     ({"version": 2**63}, "version: 9223372036854775808 is outside 1 to 2147483644"),
     ({"request": {"from_agent": "a" * 600, "to_agent": "b", "task_description": "t"}},
