@@ -139,6 +139,9 @@ def _errors_of_its_kind(error: ValidationError) -> list[ValidationError]:
     array where the choice is `'*'` or an array), that branch's own errors: a duplicate item
     or a wrong item is then named, not "expected '*' or an array" of an array. Else []."""
     branches = error.validator_value if isinstance(error.validator_value, list) else []
+    if any(isinstance(branch, dict) and "type" not in branch and "const" not in branch
+           for branch in branches):
+        return []  # a branch of no declared type (a $ref, say) may take the value too
     kinds = [branch.get("type") if isinstance(branch, dict) and "const" not in branch else None
              for branch in branches]
     from jsonschema import Draft202012Validator  # the bundled schemas' draft

@@ -72,6 +72,20 @@ def test_an_array_where_an_array_is_a_choice_is_judged_as_an_array() -> None:
     assert messages("name: a\npeers: [b, 5]\n") == ["5 is not of type 'string'"]
 
 
+def test_a_choice_with_a_branch_of_no_declared_type_names_the_alternatives() -> None:
+    """A `$ref` branch may take an array too: no one branch is chosen to judge it."""
+    from jsonschema import Draft202012Validator
+
+    schema = {"$defs": {"pair": {"type": "array", "maxItems": 2}},
+              "properties": {"v": {"anyOf": [{"$ref": "#/$defs/pair"},
+                                             {"type": "array", "items": {"type": "string"}}]}}}
+    document, _ = parse_text("v: [1, 2, 3]\n", "x.yaml")
+    assert document is not None
+    found = validate_document(document, "x", validator=Draft202012Validator(schema))
+    assert [issue.message for issue in found] == [  # not the typed branch's "1 is not ..."
+        "[1, 2, 3] is not valid here: expected an array"]
+
+
 def test_property_name_errors_point_at_the_key() -> None:
     found = check("capabilities:\n  ok: {}\n  9bad: {}\n", "capabilities.schema.json")
     assert found == [("schema", 3, 3, "$.capabilities['9bad']")]
