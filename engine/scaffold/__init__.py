@@ -58,8 +58,11 @@ class Scaffold:
         or files in the way."""
         if not NAME_PATTERN.match(self.name):
             raise UsageError(f"set name {self.name!r}: use letters, digits, '_', '-', '.'")
-        if self.folder.exists() and not self.folder.is_dir():
-            raise UsageError(f"{self.folder} is a file, not a folder")
+        for folder in (self.folder, *self.folder.parents):  # the nearest one that exists
+            if folder.exists():
+                if not folder.is_dir():
+                    raise UsageError(f"{folder} is a file, not a folder")
+                break
         clashes = self.existing()
         if clashes:
             listed = ", ".join(str(path) for path in clashes)

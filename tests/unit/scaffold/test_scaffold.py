@@ -88,3 +88,12 @@ def test_a_write_that_fails_part_way_leaves_no_starter_file(
     assert [path for path in scaffold.folder.rglob("*") if path.is_file()] == []
     monkeypatch.undo()
     assert len(scaffold.write()) == len(TEMPLATES)
+
+
+def test_a_file_on_the_way_to_the_folder_is_named_before_anything_is_written(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    scaffold = Scaffold(folder=tmp_path / "afile" / "set", schemas=tmp_path / "s", name="set")
+    with pytest.raises(UsageError, match=r"afile is a file, not a folder"):
+        scaffold.check()
