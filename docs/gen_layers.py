@@ -43,7 +43,7 @@ def _package(module: str) -> str:
 
 
 def arrows() -> dict[str, set[str]]:
-    """Package -> the other engine packages its modules import at run time."""
+    """Package -> the other engine packages its modules import (`if TYPE_CHECKING:` too)."""
     graph = grimp.build_graph("engine", exclude_type_checking_imports=False, cache_dir=None)
     found: dict[str, set[str]] = {}
     for module in graph.modules:
