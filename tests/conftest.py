@@ -5,9 +5,11 @@ HANDOFF_REQUIRE_POSTGRES=1)."""
 
 from __future__ import annotations
 
+import atexit
 import itertools
 import os
 import secrets
+import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -18,6 +20,8 @@ from hypothesis import settings
 
 from tests.extras import need, unavailable
 
+_CACHE_OWNER = "HANDOFF_TEST_MODEL_CACHE_OWNER"
+
 # CI explores the same examples on every run (a red build must be reproducible); local runs
 # keep hypothesis's random exploration, which is how new failures get found.
 settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
@@ -25,9 +29,13 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 # Fitted example models are kept on disk between processes (engine.routing.model_store): the
-# suite keeps its own, fresh each run and shared by the CLI processes it starts, never the
-# user's cache.
-os.environ["HANDOFF_MODEL_CACHE"] = tempfile.mkdtemp(prefix="handoff-models-")
+# suite keeps its own, never the user's cache: made fresh by the first pytest process of a run,
+# shared by its workers (which inherit the variables) and the CLI processes they start, and
+# removed when that process exits.
+if os.environ.get(_CACHE_OWNER) is None:
+    os.environ[_CACHE_OWNER] = str(os.getpid())
+    os.environ["HANDOFF_MODEL_CACHE"] = tempfile.mkdtemp(prefix="handoff-models-")
+    atexit.register(shutil.rmtree, os.environ["HANDOFF_MODEL_CACHE"], ignore_errors=True)
 
 REPO = Path(__file__).resolve().parent.parent
 CONFIGS = REPO / "configs"
