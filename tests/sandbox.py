@@ -95,7 +95,9 @@ def run_python(code: str, *, timeout: float = HANG_S) -> subprocess.CompletedPro
 
 class RecordingServer:
     """A local HTTP server (127.0.0.1, a free port) that answers every GET with a schema and
-    records the path: `with RecordingServer() as server: ... server.hits`."""
+    records the path: `with RecordingServer() as server: ... server.hits`. It listens from
+    `with` to its end only (a module that builds one at import, and is only collected by a
+    worker, leaves no socket open)."""
 
     def __init__(self) -> None:
         hits: list[str] = []
@@ -114,12 +116,13 @@ class RecordingServer:
                 pass
 
         self.hits = hits
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._handler = Handler
+        self.url = ""
 
     def __enter__(self) -> RecordingServer:
-        self._thread.start()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler)
+        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
         return self
 
     def __exit__(self, *exc: object) -> None:
