@@ -34,7 +34,7 @@ without redaction. Secret-looking values are hidden as the serving config says."
 
 def open_store(location: str) -> Store:
     """The store at `location` (a SQLite file path or a `sqlite:///path` URL), read-only."""
-    if "://" in location and location[:10].lower() != SQLITE_URL:
+    if "://" in location and location[:len(SQLITE_URL)].lower() != SQLITE_URL:
         raise UsageError(f"--store {location!r}: expected a SQLite store file or sqlite:/// URL")
     return SQLiteStore(Path(sqlite_path(location)), readonly=True, create=False)
 

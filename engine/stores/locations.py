@@ -40,7 +40,7 @@ def sqlite_path(location: str | Path) -> str | Path:
     UsageError for a URL of another kind (a path holds no `://`)."""
     if not isinstance(location, str):
         return location
-    if location[:10].lower() == SQLITE_URL:
+    if location[:len(SQLITE_URL)].lower() == SQLITE_URL:
         return location[len(SQLITE_URL):]
     if "://" in location:
         raise UsageError(f"{location!r}: not a store: expected a SQLite file path, a "
