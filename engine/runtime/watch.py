@@ -96,8 +96,10 @@ class _Cycle:
     def __init__(self, reloader: Reloader, options: WatchOptions) -> None:
         self.reloader = reloader
         self.options = options
-        self.folders = tuple(f for f in reloader.folders if f == reloader.root or f.is_dir())
-        self.identity = _identity(self.folders)
+        self.listed = reloader.folders
+        self.identity = _identity(self.listed)
+        self.folders = tuple(f for f in self.listed if f == reloader.root or f.is_dir())
+        """What the OS watches: the folders the set lists that are there (the root always)."""
         self.first = True
         self.next_poll = self._poll_deadline()
 
@@ -106,8 +108,11 @@ class _Cycle:
         return None if interval is None else time.monotonic() + interval
 
     def folder_replaced(self) -> bool:
-        folders = self.reloader.folders
-        return _identity(self.folders) != self.identity or set(folders) != set(self.folders)
+        """Whether to watch again: the set lists other folders now, or one it lists was
+        deleted, replaced, re-linked or came back. A folder that was already gone when this
+        watch began is no change: the reload that follows tells the set without it."""
+        listed = self.reloader.folders
+        return listed != self.listed or _identity(listed) != self.identity
 
     def what_changed(self, changes: set[Any]) -> frozenset[str] | None:
         """What to reload for on this wake-up: the reported paths on changes; `EVERY_FILE` on

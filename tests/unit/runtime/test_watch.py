@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from watchfiles import Change
 
+from engine.loading.loader import load_config
 from engine.runtime.reload import Reloader, ReloadResult
 from engine.runtime.watch import EVERY_FILE, ConfigWatcher, WatchOptions, _Cycle
 from tests.patience import HANG_S
@@ -115,6 +116,23 @@ def test_folder_rename_swap(config_folder: Any, watched: Any, wait_for: Any) -> 
     wait_for(serving(reloader, config_folder.versions["compliance_desk"]), "the swapped folder")
     version = config_folder.write_routing("investment_advisor")
     wait_for(serving(reloader, version), "an edit in the swapped-in folder")
+
+
+def test_a_renamed_sub_folder_and_its_new_include_are_applied(
+    config_folder: Any, watched: Any, wait_for: Any
+) -> None:
+    """The set listed agents/ when the watch began; it is renamed, then the include follows.
+    A listed folder that is gone must not restart the watch on every wake-up: it reloads."""
+    reloader, _ = watched
+    os.rename(config_folder.path / "agents", config_folder.path / "people")
+    root = config_folder.path / "engine.yaml"
+    config_folder.save(root, root.read_text(encoding="utf-8").replace(
+        '["agents/*.yaml"]', '["people/*.yaml"]'))
+    expected = load_config(config_folder.path).version
+    wait_for(serving(reloader, expected), "the set with its renamed folder")
+    assert config_folder.path / "people" in reloader.folders
+    config_folder.write_routing("investment_advisor")  # and the folders are watched again
+    wait_for(serving(reloader, load_config(config_folder.path).version), "an edit after it")
 
 
 def _configmap_revision(root: Path, source: Path, stamp: str) -> None:
