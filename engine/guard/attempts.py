@@ -16,10 +16,19 @@ from typing import Any, Literal
 from engine.errors import HandoffViolation, ParseError
 from engine.guard.contracts import Contract
 from engine.guard.core import ViolationContext
-from engine.guard.retry_state import RETRY_STATE, AttemptRecord, Diagnostic, RetryState
+from engine.guard.retry_state import (
+    RAW_OUTPUT_MAX,
+    RETRY_STATE,
+    AttemptRecord,
+    Diagnostic,
+    RetryState,
+)
+from engine.validation.shown import short_repr
 
 OnFail = Literal["raise", "return_none", "return_input"] | Callable[[HandoffViolation], Any]
 PARSE_ERRORS = (ParseError, json.JSONDecodeError)
+RECEIVED_CHARS = 100
+"""Longest quote of a failing value in a diagnostic's error line."""
 
 
 class Raised:
@@ -137,15 +146,18 @@ def _parse_failure(plan: Plan, error: Exception) -> Failed:
 
 
 def _validation_diagnostic(violations: list[ViolationContext], result: Any) -> Diagnostic:
+    """The diagnostic of an output that broke its contract. Values are quoted with
+    `short_repr`: a plain `repr` of an integer of thousands of digits raises, of a deeply
+    nested list recurses past the limit, and of a large value costs its whole size."""
     first = violations[0]
     return Diagnostic(
         cause="validation",
         message="Output validation failed",
         errors=tuple(
-            f"{v.field_path}: expected {v.expected}, got {repr(v.received)[:100]}"
+            f"{v.field_path}: expected {v.expected}, got {short_repr(v.received, RECEIVED_CHARS)}"
             for v in violations
         ),
-        raw_output=None if result is None else repr(result),
+        raw_output=None if result is None else short_repr(result, RAW_OUTPUT_MAX),
         field_path=first.field_path,
         suggestion=first.suggestion,
     )

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ValidationError
 
 from engine.errors import UsageError
 from engine.guard.core import ViolationContext
+from engine.guard.jsondata import Uncarried, uncarried
 from engine.guard.suggestions import suggest
 from engine.validation.audit import schema_findings
 from engine.validation.checker import SchemaCheck
@@ -138,7 +139,9 @@ read-only views (mappings, tuples) count as objects and arrays."""
 class JSONSchemaContract:
     """Validates JSON-shaped data against a Draft 2020-12 schema, formats checked, within a
     work budget. A schema whose refs lead outside it, whose patterns cannot run in linear
-    time or whose refs loop on one value is refused."""
+    time or whose refs loop on one value is refused. Data JSON cannot carry (NaN, infinity,
+    keys that are not text, nesting past `jsondata.MAX_DEPTH`) is refused before the schema is
+    applied, as `Engine.handoff` refuses it."""
 
     __slots__ = ("schema_check",)
 
@@ -158,12 +161,31 @@ class JSONSchemaContract:
     ) -> tuple[Any, list[ViolationContext]]:
         if isinstance(data, BaseModel):
             data = data.model_dump(mode="json")
+        problem = uncarried(data)
+        if problem is not None:
+            return data, [_from_uncarried(problem, data, node_name, contract_type)]
         found = self.schema_check.check(data, most=LISTED_VIOLATIONS + 1)
         errors = sorted(found.errors, key=lambda e: list(e.absolute_path))
         violations = [_from_schema(error, data, node_name, contract_type) for error in errors]
         if found.stopped is not None:
             violations.append(_stopped(found.stopped, data, node_name, contract_type))
         return data, violations
+
+
+def _from_uncarried(
+    problem: Uncarried, data: Any, node_name: str, contract_type: str
+) -> ViolationContext:
+    field_path = _dotted(problem.path)
+    received = value_at(data, problem.path)
+    return ViolationContext(
+        node_name=node_name,
+        contract_type=contract_type,
+        field_path=field_path,
+        expected=problem.problem,
+        received=received,
+        received_type=type(received).__name__,
+        suggestion=problem.fix.format(field=field_path),
+    )
 
 
 def _stopped(limit: int, data: Any, node_name: str, contract_type: str) -> ViolationContext:

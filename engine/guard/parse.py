@@ -2,8 +2,9 @@
 
 Tries strict JSON first, then a fenced code block, then the first object or array embedded
 in chat text (read by the C decoder), then the forgiving reader in `repair`. Raises
-`ParseError` (located, with the seed's diagnostic layout) when nothing sensible is left.
-Knows nothing about schemas or retries.
+`ParseError` (located, with the seed's diagnostic layout) when nothing sensible is left, and
+for JSON Python cannot hold (nested past the recursion limit, an integer of thousands of
+digits). Knows nothing about schemas or retries.
 """
 
 from __future__ import annotations
@@ -78,6 +79,18 @@ def _error(text: str, error: json.JSONDecodeError) -> ParseError:
     )
 
 
+def _unholdable(text: str, error: Exception) -> ParseError:
+    """The `ParseError` for JSON the decoder gave up on with an error of its own (not a
+    `JSONDecodeError`): `RecursionError` for nesting too deep, `ValueError` for an integer
+    past Python's digit limit. Both must be a `ParseError`, which `@guard` retries."""
+    if isinstance(error, RecursionError):
+        reason, fix = "nested too deep to read", "Return JSON with less nesting"
+    else:
+        reason, fix = "a number is too long to read", "Write very long numbers as strings"
+    return ParseError(f"JSON parse error: {reason}", text[:RAW_OUTPUT_CHARS], error,
+                      suggestion=fix, preview=diagnose.preview(text))
+
+
 def _recover(cleaned: str) -> ParseResult | None:
     """Look for JSON inside a fence or chat text, repairing it only when no candidate holds
     strict JSON (a ``` inside a JSON string cuts the fence short, not the document)."""
@@ -117,19 +130,30 @@ def parse_json(text: str, *, detailed: bool = False) -> Any:
     a BOM, code fences and surrounding chat are stripped and common breakage is repaired.
 
     With `detailed=True` returns a `ParseResult` with `truncated` / `repaired` flags.
-    Raises `ParseError` (a `ValueError`, retried by `@guard`) when no JSON is found.
+    Raises `ParseError` (a `ValueError`, retried by `@guard`) when no JSON is found, or
+    when it is nested too deep or holds a number too long for Python to read.
     """
     if not isinstance(text, str):
         shown = repr(text)[:RAW_OUTPUT_CHARS]
         raise ParseError(f"Expected string, got {type(text).__name__}", shown,
                          TypeError(f"expected str, got {type(text).__name__}"),
                          preview=diagnose.preview(shown))
+    try:
+        result = _parse(text)
+    except ParseError:
+        raise
+    except (RecursionError, ValueError) as error:  # a decode error is a ParseError by now
+        raise _unholdable(text, error) from error
+    return result if detailed else result.data
+
+
+def _parse(text: str) -> ParseResult:
+    """Strict JSON, else what `_recover` finds; a `ParseError` for the first decode error."""
     cleaned = text.lstrip("\ufeff")
     try:
-        result = ParseResult(json.loads(cleaned))
+        return ParseResult(json.loads(cleaned))
     except json.JSONDecodeError as error:
         found = _recover(cleaned)
         if found is None:
             raise _error(text, error) from error
-        result = found
-    return result if detailed else result.data
+        return found

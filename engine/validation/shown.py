@@ -73,10 +73,24 @@ class _Array(list[Any]):
         return short_repr(self)
 
 
+class _Integer(int):
+    """An integer too long to print (`repr` raises past Python's digit limit), quoted by size."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return short_repr(int(self))
+
+
+def _huge(value: Any) -> bool:
+    return type(value) is int and value.bit_length() > _HUGE_INT_BITS
+
+
 def quoted(value: Any, *, read: Callable[[Any], None] = lambda value: None) -> Any:
-    """A copy of `value` whose strings, mappings and arrays (as `str`, `dict` and `list`
-    subclasses, equal to the originals) quote themselves with `short_repr`. `read` is told of
-    each string and container before it is copied (it may stop the copy by raising)."""
+    """A copy of `value` whose strings, mappings, arrays and integers too long to print (as
+    `str`, `dict`, `list` and `int` subclasses, equal to the originals) quote themselves with
+    `short_repr`. `read` is told of each string and container before it is copied (it may stop
+    the copy by raising)."""
     if isinstance(value, str):
         read(value)
         return _Text(value)
@@ -87,4 +101,4 @@ def quoted(value: Any, *, read: Callable[[Any], None] = lambda value: None) -> A
     if isinstance(value, list | tuple):
         read(value)
         return _Array(quoted(item, read=read) for item in value)
-    return value
+    return _Integer(value) if _huge(value) else value

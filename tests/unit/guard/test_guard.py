@@ -353,3 +353,57 @@ def test_concurrent_async_calls_see_their_own_attempts() -> None:
                                       for i in range(6)))
 
     assert asyncio.run(main()) == [GOOD] * 6
+
+
+@pytest.mark.parametrize(
+    "reply", ["[" * 100_000 + "]" * 100_000, '{"name": ' + "1" * 5000 + "}"])
+def test_json_python_cannot_hold_is_a_failed_attempt_like_any_parse_error(
+    nodes: Any, reply: str
+) -> None:
+    calls: list[int] = []
+
+    def body(state: Any) -> Any:
+        calls.append(retry.attempt)
+        return parse_json(reply)
+
+    node = guard(output=Answer, max_attempts=3, on_fail="return_none")(nodes.build(body))
+    assert nodes.call(node, {}) is None
+    assert calls == [1, 2, 3]
+
+
+def _deep_list(depth: int) -> list[Any]:
+    deep: list[Any] = []
+    for _ in range(depth):
+        deep = [deep]
+    return deep
+
+
+@pytest.mark.parametrize("schema", [Answer, ANSWER_SCHEMA], ids=["pydantic", "json-schema"])
+def test_huge_and_deep_values_get_a_short_diagnostic(nodes: Any, schema: Any) -> None:
+    huge = {"name": 10**5000, "score": 1}
+    deep = {"name": "ada", "score": -1, "notes": _deep_list(50_000)}
+    node = guard(output=schema, max_attempts=2)(nodes.build(outputs(huge, deep)))
+    with pytest.raises(HandoffViolation) as caught:
+        nodes.call(node, {})
+    first, second = (record.diagnostic for record in caught.value.history)
+    assert first is not None and second is not None
+    assert first.errors[0].startswith("name: expected ")
+    assert first.errors[0].endswith(", got <integer of 16610 bits>")
+    assert first.raw_output == "{'name': <integer of 16610 bits>, 'score': 1}"
+    assert second.raw_output is not None and len(second.raw_output) == 500
+    assert second.raw_output.endswith("[[[[...")
+    assert all(len(line) < 500 for line in second.errors)
+
+
+@pytest.mark.parametrize("score", [float("nan"), float("inf"), float("-inf")])
+def test_numbers_json_cannot_carry_are_refused_as_the_engine_refuses_them(
+    nodes: Any, score: float
+) -> None:
+    schema = {"type": "object", "properties": {"score": {"minimum": 0, "maximum": 1}}}
+    node = guard(output=schema)(nodes.build(outputs({"score": score})))
+    with pytest.raises(HandoffViolation) as caught:
+        nodes.call(node, {})
+    assert caught.value.field_path == "score"
+    assert caught.value.context.expected == (
+        f"{score!r} is not a finite number: JSON data cannot carry NaN or infinity")
+    assert caught.value.context.suggestion == "Replace 'score' with a finite number"

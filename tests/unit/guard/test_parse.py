@@ -182,3 +182,26 @@ def test_any_cut_of_valid_json_parses_or_raises_parse_error(
     assert isinstance(result.data, dict | list | str | int | float | bool | type(None))
     if cut < len(text):
         assert result.truncated or result.data is not None
+
+
+DEEP = "[" * 100_000 + "]" * 100_000
+LONG_NUMBER = '{"a": ' + "1" * 5000 + "}"
+
+
+@pytest.mark.parametrize("text", [DEEP, "Sure: " + DEEP, f"```json\n{DEEP}\n```"])
+def test_json_nested_past_the_recursion_limit_is_a_parse_error(text: str) -> None:
+    with pytest.raises(ParseError) as caught:
+        parse_json(text)
+    assert caught.value.message == "JSON parse error: nested too deep to read"
+    assert caught.value.suggestion == "Return JSON with less nesting"
+    assert caught.value.raw_output == text[:500]
+    assert isinstance(caught.value.original, RecursionError)
+
+
+@pytest.mark.parametrize("text", [LONG_NUMBER, "1" * 5000, "here: " + LONG_NUMBER])
+def test_a_number_too_long_to_read_is_a_parse_error(text: str) -> None:
+    with pytest.raises(ParseError) as caught:
+        parse_json(text)
+    assert caught.value.message == "JSON parse error: a number is too long to read"
+    assert caught.value.suggestion == "Write very long numbers as strings"
+    assert type(caught.value.original) is ValueError
