@@ -9,6 +9,7 @@ import hashlib
 import json
 import secrets
 import string
+from collections.abc import Mapping
 from typing import Any
 
 ID_ALPHABET = string.ascii_uppercase + string.digits
@@ -20,7 +21,7 @@ def new_capsule_id() -> str:
     return "capsule_" + "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
 
 
-def capsule_digest(capsule: dict[str, Any]) -> str:
+def capsule_digest(capsule: Mapping[str, Any]) -> str:
     """`sha256:<hex>` of the capsule's canonical JSON, leaving out its own `integrity` block."""
     body = {key: value for key, value in capsule.items() if key != "integrity"}
     canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
@@ -41,8 +42,17 @@ def seal(
     return {**capsule, "integrity": integrity}
 
 
-def verify(capsule: dict[str, Any]) -> bool:
+def verify(capsule: Any) -> bool:
     """True when the capsule's `integrity.capsule_hash` matches its content (signatures are
-    the signer's to check)."""
-    integrity = capsule.get("integrity") or {}
-    return bool(integrity.get("capsule_hash") == capsule_digest(capsule))
+    the signer's to check). False for anything that is not a sealed capsule (not a mapping,
+    an `integrity` that is not a mapping, content that is not JSON data): a capsule to verify
+    is untrusted input, so checking it never raises."""
+    if not isinstance(capsule, Mapping):
+        return False
+    integrity = capsule.get("integrity")
+    if not isinstance(integrity, Mapping):
+        return False
+    try:
+        return bool(integrity.get("capsule_hash") == capsule_digest(capsule))
+    except (TypeError, ValueError, RecursionError):  # no canonical JSON: nothing it can match
+        return False

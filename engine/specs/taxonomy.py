@@ -2,7 +2,8 @@
 engine's own codes as a taxonomy catalogue (`engine_taxonomy()`).
 
 A table from error class (and routing reason) to a stable code; the category follows from the
-code's hundreds digit. Only classifies errors: never raises, logs or retries them.
+code's hundreds digit. Only classifies errors: never raises, logs or retries them (a value that
+is not an exception is refused with `UsageError`).
 """
 
 from __future__ import annotations
@@ -161,7 +162,12 @@ def to_agent_error(
     step_index: int | None = None,
     at: datetime | None = None,
 ) -> AgentError:
-    """Describe `error` as an `AgentError` that validates against agent_error_taxonomy_v1."""
+    """Describe `error` as an `AgentError` that validates against agent_error_taxonomy_v1.
+
+    Raises `UsageError` when `error` is not an exception: it has no class to classify."""
+    if not isinstance(error, BaseException):
+        raise errors.UsageError(
+            f"to_agent_error needs an exception, not {type(error).__name__}")
     code, recoverable = code_for(error)
     cause = error.__cause__
     return agent_error(

@@ -28,3 +28,17 @@ def test_sealed_capsules_validate_and_detect_tampering() -> None:
     tampered = {**sealed, "outcome": {"final_answer": "changed"}}
     assert not verify(tampered)
     assert not verify(example)
+
+
+def test_verify_is_false_for_anything_but_a_sealed_capsule() -> None:
+    sealed = seal(load_schema("capsule_format_v1")["examples"][0])
+    not_capsules = [
+        {**sealed, "integrity": "sha256:abc"},
+        {**sealed, "integrity": ["sha256:abc"]},
+        {**sealed, "integrity": None},
+        {**sealed, "run": {1, 2}},  # content that is not JSON data has no digest
+        [sealed],
+        "capsule",
+        None,
+    ]
+    assert [verify(value) for value in not_capsules] == [False] * len(not_capsules)

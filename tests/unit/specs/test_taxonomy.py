@@ -76,3 +76,10 @@ def test_a_single_error_is_not_a_catalogue() -> None:
         validate(error, "agent_error_taxonomy_v1")
     with pytest.raises(errors.SchemaValidationError, match=r"error_instance.*category"):
         validate_error({**error, "category": "planning"})
+
+
+@pytest.mark.parametrize("value", ["boom", {"code": 101}, None, ValueError])
+def test_a_value_that_is_not_an_exception_is_a_usage_error(value: object) -> None:
+    with pytest.raises(errors.UsageError) as caught:
+        to_agent_error(value)  # type: ignore[arg-type]
+    assert str(caught.value) == f"to_agent_error needs an exception, not {type(value).__name__}"
