@@ -24,11 +24,23 @@ from typing import Any
 
 import watchfiles
 
+from engine.errors import UsageError
 from engine.lifecycle.clock import wait_limit
 from engine.runtime.reload import Reloader, ReloadResult
 from engine.runtime.switch import switch_interval_lowered
 
 log = logging.getLogger("engine.watch")
+
+
+_MS_RANGES = {
+    "debounce_ms": (1, 5_000),  # the watch checks for a stop this often: keep it prompt
+    "max_delay_ms": (1, 60_000),
+    "settle_ms": (0, 60_000),
+    "tick_ms": (1, 86_400_000),  # a stop does not wait for a tick
+}
+"""The range of each option in milliseconds."""
+MAX_POLL_S = 86_400.0
+"""The longest poll interval (a day); NaN and infinity are refused with it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +63,19 @@ class WatchOptions:
     """While an async-form build runs on its worker thread, lower the interpreter's GIL switch
     interval to this (default 5 ms) so the event loop waits at most ~1 ms for the GIL; restored
     when the last build ends. None leaves the interpreter's setting alone."""
+
+    def __post_init__(self) -> None:
+        for name, (low, high) in _MS_RANGES.items():
+            value = getattr(self, name)
+            if type(value) is not int or not low <= value <= high:
+                raise UsageError(f"{name} must be a whole number from {low} to {high}, "
+                                 f"got {value!r}")
+        for name in ("poll_interval_s", "switch_interval_s"):
+            value = getattr(self, name)
+            if value is not None and not (isinstance(value, int | float)
+                                          and 0 < value <= MAX_POLL_S):
+                raise UsageError(f"{name} must be None or a number of seconds over 0 and at "
+                                 f"most {MAX_POLL_S}, got {value!r}")
 
     @property
     def settle_s(self) -> float:
