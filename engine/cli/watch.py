@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import signal
 import sys
 from collections.abc import Callable
@@ -101,14 +102,21 @@ class _Reporter:
         self.args, self.stop = args, stop
         self.rejected_in_a_row = 0
         self.outcomes: list[str] = []
+        self.reader_gone = False
 
     def __call__(self, result: ReloadResult) -> None:
         fixed = 0 if result.outcome == "rejected" else self.rejected_in_a_row
         self.rejected_in_a_row = self.rejected_in_a_row + 1 if result.outcome == "rejected" else 0
         if result.outcome == "unchanged" and not fixed and self.args.format == "text":
             return  # the same good files validated again: nothing to say
-        print(_result(result, self.args.format, recovered_after=fixed,
-                      terminal=self.args.terminal), flush=True)
+        try:
+            print(_result(result, self.args.format, recovered_after=fixed,
+                          terminal=self.args.terminal), flush=True)
+        except BrokenPipeError:  # whoever read the lines (`| head`) is gone: stop watching
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            self.reader_gone = True
+            self.stop.set()
+            return
         self.outcomes.append(result.outcome)
         if self.args.until_reload:
             self.stop.set()
@@ -130,16 +138,34 @@ async def _run(engine: Engine, args: argparse.Namespace, metrics: str | None) ->
     if args.once:
         return 0  # loaded and reported: nothing is watched
     report = _Reporter(args, stop)
-    options = WatchOptions(debounce_ms=args.debounce_ms, settle_ms=args.settle_ms,
-                           poll_interval_s=args.poll or None)
     engine.reloader.hooks.bind_loop(loop)
-    await ConfigWatcher(engine.reloader, options=options, on_result=report).arun(stop)
+    await ConfigWatcher(engine.reloader, options=args.options, on_result=report).arun(stop)
+    if report.reader_gone:
+        return 1  # as any command whose reader went away (see `engine.cli.main`)
     return 1 if args.until_reload and report.outcomes[-1:] == ["rejected"] else 0
 
 
+def _options(args: argparse.Namespace) -> WatchOptions:
+    """The watch options the flags ask for; a value out of range is a UsageError naming the
+    flag (`--poll 0` turns polling off)."""
+    poll = None if args.poll == 0 else args.poll
+    try:
+        return WatchOptions(debounce_ms=args.debounce_ms, settle_ms=args.settle_ms,
+                            poll_interval_s=poll)
+    except UsageError as error:
+        message = str(error)
+        for field, flag in _FLAGS.items():
+            message = message.replace(field, flag)
+        raise UsageError(message) from None
+
+
+_FLAGS = {"debounce_ms": "--debounce-ms", "settle_ms": "--settle-ms",
+          "poll_interval_s": "--poll"}
+"""WatchOptions field -> the flag that sets it, for messages."""
+
+
 def execute(args: argparse.Namespace) -> int:
-    if args.debounce_ms < 1 or args.poll < 0:
-        raise UsageError("--debounce-ms must be >= 1 and --poll >= 0")
+    args.options = _options(args)
     if args.once and args.until_reload:
         raise UsageError("--once exits after loading; --until-reload after the first reload: "
                          "give one of them")
@@ -169,10 +195,13 @@ def _log_json(engine: Engine) -> Callable[[], None]:
     handler = log_json_to(sys.stderr)
     reload_log = logging.getLogger("engine.reload")
     reload_log.propagate = False  # its messages repeat the reload line of `engine.events`
+    silent = logging.NullHandler()  # else Python's last-resort handler prints them as text
+    reload_log.addHandler(silent)
     engine.observe(JsonLogObserver())
 
     def undo() -> None:
         logging.getLogger("engine").removeHandler(handler)
+        reload_log.removeHandler(silent)
         reload_log.propagate = True
 
     return undo

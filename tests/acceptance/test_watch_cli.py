@@ -188,3 +188,47 @@ def test_invalid_config_at_start_exits_1_with_the_issues(folder: Path) -> None:
     assert result.returncode == 1
     assert "routing.yaml:" in result.stdout and "error[unknown-agent]" in result.stdout
     assert "'nobody' is not a declared agent" in result.stdout
+
+
+@pytest.mark.slow
+def test_out_of_range_timings_are_usage_errors_naming_the_flag(folder: Path) -> None:
+    cases = [(("--settle-ms", "99999999999999"), "--settle-ms must be a whole number from 0"),
+             (("--debounce-ms", "99999999999"), "--debounce-ms must be a whole number from 1"),
+             (("--poll", "nan"), "--poll must be None or a number of seconds"),
+             (("--poll", "-1"), "--poll must be")]
+    for flags, message in cases:
+        result = subprocess.run(
+            [sys.executable, "-m", "engine", "watch", str(folder), "--once", *flags],
+            capture_output=True, text=True, timeout=120, check=False,
+        )
+        assert result.returncode == 2 and message in result.stderr, (flags, result.stderr)
+
+
+@pytest.mark.slow
+def test_a_reader_that_goes_away_ends_the_watch(folder: Path, tmp_path: Path) -> None:
+    """`handoff watch DIR | head -1`: once head is gone, the next reload line cannot be
+    written, and the watch stops (exit 1) instead of logging a broken pipe on every reload."""
+    with (tmp_path / "stderr.txt").open("w+", encoding="utf-8") as errors:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "engine", "watch", str(folder), "--debounce-ms", "20"],
+            stdout=subprocess.PIPE, stderr=errors, text=True)
+        assert process.stdout is not None
+        assert process.stdout.readline().startswith("serving ")
+        process.stdout.close()  # what `| head -1` does once it has its line
+        edit(folder / "routing.yaml", "to: card_recommendation", "to: investment_advisor")
+        assert process.wait(timeout=HANG_S) == 1
+        errors.seek(0)
+        written = errors.read()
+    assert "Traceback" not in written and "BrokenPipeError" not in written
+
+
+@pytest.mark.slow
+def test_json_logs_hold_no_plain_text_lines(folder: Path, tmp_path: Path) -> None:
+    watch = Watch(folder, "--log-format", "json", "--until-reload", "--debounce-ms", "20",
+                  log=tmp_path / "stderr.txt")
+    assert watch.line().startswith("serving ")
+    edit(folder / "routing.yaml", "priority: 40", "priority: high")  # rejected
+    assert watch.line().startswith("rejected")
+    assert watch.process.wait(timeout=HANG_S) == 1
+    lines = [line for line in watch.close().splitlines() if line != "stopped"]
+    assert lines and all(json.loads(line) for line in lines)
