@@ -114,4 +114,5 @@ def decode_source(raw: bytes, name: str) -> tuple[Source | None, list[Issue]]:
 
 
 def _too_large(size: int, max_bytes: int) -> str:
-    return f"file is {size} bytes, over the {max_bytes}-byte cap (raise it with --max-bytes)"
+    return (f"file is {size} bytes, over the {max_bytes}-byte cap of one config file (split it, "
+            "or raise the cap: `handoff check`/`validate --max-bytes`, `load_config(max_bytes=)`)")
