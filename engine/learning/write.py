@@ -38,6 +38,13 @@ def check_out(snapshot: Snapshot, out: Path) -> None:
     """A `UsageError` unless `out` can take the learned set: a folder that is new or empty,
     outside the set (checked before any learning, and again when writing)."""
     root = Path(snapshot.root).resolve().parent
+    if out.is_symlink() and not out.exists():
+        raise UsageError(f"--out {str(out)!r} is a link to nothing; give a folder")
+    for folder in out.parents:  # the nearest folder on the way that exists must be one
+        if folder.exists():
+            if not folder.is_dir():
+                raise UsageError(f"--out {str(out)!r}: {str(folder)!r} is a file, not a folder")
+            break
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {str(out)!r} is a file, not a folder; learn never overwrites "
                          "files")
@@ -107,7 +114,40 @@ def write_learned(
     thresholds: Thresholds | None = None,
 ) -> dict[str, Path]:
     """Write the learned set into `out` (with the examples layer's `thresholds` in its
-    engine.yaml when they differ from the set's); returns source file -> written copy."""
+    engine.yaml when they differ from the set's); returns source file -> written copy. A
+    write that fails (a full disk, a folder it may not write) removes what it wrote and is a
+    UsageError: no half-written set is left to block the next try."""
+    existed = out.exists()
+    try:
+        return _write_learned(snapshot, out, added, keywords, source=source,
+                              thresholds=thresholds)
+    except OSError as error:
+        _remove_written(out, existed)
+        raise UsageError(f"cannot write the learned set into {str(out)!r}: "
+                         f"{error.strerror or error}") from None
+
+
+def _remove_written(out: Path, existed: bool) -> None:
+    """Remove what a failed write left in `out` (it was empty or new: all of it is ours)."""
+    if not existed:
+        shutil.rmtree(out, ignore_errors=True)
+        return
+    for child in out.iterdir():
+        if child.is_dir() and not child.is_symlink():
+            shutil.rmtree(child, ignore_errors=True)
+        else:
+            child.unlink(missing_ok=True)
+
+
+def _write_learned(
+    snapshot: Snapshot,
+    out: Path,
+    added: Mapping[Place, Sequence[str]],
+    keywords: Sequence[Keyword],
+    *,
+    source: str,
+    thresholds: Thresholds | None,
+) -> dict[str, Path]:
     copies = copy_set(snapshot, out)
     config = snapshot.config
     note = f"learned by `handoff learn` from {source}"
