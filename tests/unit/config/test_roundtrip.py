@@ -79,7 +79,9 @@ def config_sets(draw: st.DrawFn) -> dict[str, Any]:
             },
         },
         "agents": agents,
-        "capabilities": {"capabilities": {name: {"keywords": [name]} for name in capabilities}},
+        # a keyword of its own, never a lone filler word ("ah", "um"): that is no keyword
+        "capabilities": {"capabilities": {name: {"keywords": [f"kw{name}"]}
+                                          for name in capabilities}},
         "routing": {"rules": rules, "fallback": names[0]},
     }
 
