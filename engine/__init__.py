@@ -83,7 +83,7 @@ _EXPORTS: dict[str, str] = {
     "Hooks": "engine.runtime.hooks",
     "ReloadStats": "engine.runtime.reload",
     "Session": "engine.runtime.session",
-    "WatchOptions": "engine.runtime.watch",
+    "WatchOptions": "engine.runtime.watch_options",
     "build_handoff_system_vars": "engine.runtime.context",
     "handoff_tools": "engine.runtime.tools",
     "sanitize_handoff_context": "engine.runtime.context",
@@ -313,5 +313,6 @@ if TYPE_CHECKING:  # static view of the lazy names, for type checkers and editor
     from engine.runtime.session_manager import SessionAgentManager
     from engine.runtime.tool_registry import ToolRegistry
     from engine.runtime.tools import HandoffTool, handoff_tools
-    from engine.runtime.watch import ConfigWatcher, WatchOptions
+    from engine.runtime.watch import ConfigWatcher
+    from engine.runtime.watch_options import WatchOptions
     from engine.stores import MemoryStore, PostgresStore, RecordQuery, SQLiteStore, Store

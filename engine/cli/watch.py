@@ -27,7 +27,8 @@ from engine.cli.terminal import Terminal
 from engine.errors import ConfigError, UsageError
 from engine.runtime.engine import Engine
 from engine.runtime.reload import ReloadResult
-from engine.runtime.watch import ConfigWatcher, WatchOptions
+from engine.runtime.watch import ConfigWatcher
+from engine.runtime.watch_options import WatchOptions
 
 NAME = "watch"
 HELP = "Run the engine on a config set with hot reload and print each reload result."

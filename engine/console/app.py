@@ -34,7 +34,7 @@ from engine.redaction import Redactor
 from engine.routing import graph_svg
 from engine.runtime.engine import Engine
 from engine.runtime.reload import config_root
-from engine.runtime.watch import WatchOptions
+from engine.runtime.watch_options import WatchOptions
 
 DEFAULT_WATCH = WatchOptions(poll_interval_s=2.0)
 """How the console watches the config folder: events, plus a fingerprint check every 2 s."""

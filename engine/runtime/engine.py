@@ -25,7 +25,8 @@ from engine.runtime.reload import Loader, Reloader, ReloadResult
 from engine.runtime.replicas import event_data, forward_remote_changes
 from engine.runtime.session import Session
 from engine.runtime.waiting import StatusWaiter
-from engine.runtime.watch import ConfigWatcher, WatchOptions
+from engine.runtime.watch import ConfigWatcher
+from engine.runtime.watch_options import WatchOptions
 from engine.stores import MemoryStore, Store, open_store
 
 if TYPE_CHECKING:
